@@ -1,0 +1,1 @@
+"""eqsat: symbolic tensor algebra by equality saturation on e-graphs."""

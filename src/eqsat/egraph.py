@@ -1,0 +1,316 @@
+"""The bridge to egglog: declares the term sort, encodes Exprs, runs under limits, reads results."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from egglog import bindings
+
+from . import analysis
+from . import egglog_terms as t
+from .errors import EqsatError
+from .expr import Expr, make, number, postorder
+from .ops import ROWS
+from .rules import RuleFile, library_paths, load_rules
+from .rules.compile import needs_free_vars, rewrite_command
+from .rules.loader import check_unique
+
+SYMBOL_COST = 10
+NUMBER_COST = 5
+_BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}
+_CONSTRUCTORS = frozenset({"Num", "Sym", *_BY_CONSTRUCTOR})
+_ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Neg",
+                     "nonzero": "NonZero", "integer": "IsInt"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one saturation run, and the backoff scheduler's settings."""
+
+    iterations: int = 24
+    nodes: int = 20_000
+    seconds: float = 5.0
+    match_limit: int = 1_000  # a rule matching more than this in one iteration is held back
+    ban_length: int = 2
+
+
+@dataclass
+class RunReport:
+    """Why a run stopped, how large the e-graph grew, and which rules fired how often."""
+
+    stop_reason: str  # "saturated" | "iterations" | "nodes" | "time"
+    iterations: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    rule_matches: dict[str, int] = field(default_factory=dict)
+    node_history: list[int] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        fired = sorted(((n, r) for r, n in self.rule_matches.items() if n), reverse=True)
+        lines = [f"stopped: {self.stop_reason} after {self.iterations} iteration(s), "
+                 f"{self.nodes} e-nodes, {self.seconds * 1000:.1f} ms"]
+        lines += [f"  {count:>7}  {name}" for count, name in fired[:12]]
+        if len(fired) > 12:
+            lines.append(f"  ... and {len(fired) - 12} more rules")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A frozen e-graph: each e-class's e-nodes as (op, children) or (leaf, value)."""
+
+    classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]]
+    roots: dict[str, int]  # handle -> e-class
+
+
+def _run(egraph: bindings.EGraph, *commands: object) -> list[Any]:
+    """Run commands; egglog's errors and panics (a BaseException) become EqsatError."""
+    try:
+        return list(egraph.run_program(*commands))
+    except bindings.EggSmolError as error:
+        raise EqsatError(f"e-graph error: {error.context}") from None
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as error:  # pyo3's PanicException derives from BaseException
+        raise EqsatError(f"e-graph engine failure: {error}") from None
+
+
+class Engine:
+    """A rule library compiled once into an e-graph; each query runs inside push/pop."""
+
+    def __init__(self, rules: Iterable[str | Path] = (), *, library: bool = True) -> None:
+        loaded = RuleFile()
+        if library:
+            loaded.extend(load_rules(library_paths()))
+        loaded.extend(load_rules(rules))
+        check_unique(loaded.rules)
+        self.rules = loaded
+        self._rule_names: dict[str, set[str]] = {}
+        for rule in loaded.rules:
+            self._rule_names.setdefault(rule.ruleset, set()).add(rule.name)
+        self._egraph = bindings.EGraph()
+        self._combined: dict[tuple[str, ...], str] = {}
+        self._busy = False
+        free_vars = needs_free_vars(loaded.rules)
+        variants = [bindings.Variant(t.SPAN, "Num", ["BigRat"], NUMBER_COST),
+                    bindings.Variant(t.SPAN, "Sym", ["String"], SYMBOL_COST)]
+        variants += [bindings.Variant(t.SPAN, spec.egg, [t.SORT] * spec.arity, spec.cost)
+                     for spec in ROWS]
+        commands: list[object] = [bindings.Datatype(t.SPAN, t.SORT, variants)]
+        commands += analysis.declarations(free_vars)
+        commands += [bindings.AddRuleset(t.SPAN, name) for name in self._rule_names]
+        commands += analysis.rules(free_vars)
+        commands += [rewrite_command(rule) for rule in loaded.rules]
+        _run(self._egraph, *commands)
+
+    @property
+    def rulesets(self) -> list[str]:
+        return list(self._rule_names)
+
+    def _ruleset(self, names: Sequence[str]) -> str:
+        unknown = [n for n in names if n not in self._rule_names]
+        if unknown:
+            raise EqsatError(f"unknown ruleset(s) {unknown}; loaded: {self.rulesets}")
+        key = tuple(sorted(set(names)))
+        if len(key) == 1:
+            return key[0]
+        if key not in self._combined:
+            name = "combined_" + "_".join(key)
+            _run(self._egraph, bindings.UnstableCombinedRuleset(t.SPAN, name, list(key)))
+            self._combined[key] = name
+        return self._combined[key]
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A scratch e-graph over the compiled rules, discarded on exit."""
+        if self._busy:
+            raise EqsatError("this Engine is already running a query")
+        self._busy = True
+        _run(self._egraph, bindings.Push(1))
+        session = Session(self)
+        try:
+            yield session
+        finally:
+            session.closed = True
+            self._busy = False
+            _run(self._egraph, bindings.Pop(t.SPAN, 1))
+
+
+class Session:
+    """Terms added to one scratch e-graph, saturated, and read back."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.egraph = engine._egraph
+        self.closed = False
+        self._names: dict[Expr, str] = {}
+        self._assumed: dict[str, frozenset[str]] = {}
+
+    def add(self, expr: Expr) -> str:
+        """Put a term in the e-graph; returns its handle (a global name)."""
+        self._check_open()
+        commands: list[object] = []
+        for node in postorder(expr):
+            if node in self._names:
+                continue
+            name = f"$e{len(self._names)}"
+            if node.is_symbol:
+                term = t.sym(node.name)
+                self._assume(node)
+            elif node.is_number:
+                term = t.num(node.number)
+            else:
+                term = t.op(node.op, *(t.var(self._names[a]) for a in node.args))
+            commands.append(bindings.ActionCommand(bindings.Let(t.SPAN, name, term)))
+            self._names[node] = name
+            if node.is_symbol:  # facts about a symbol follow its definition
+                commands += self._facts(node, name)
+        _run(self.egraph, *commands)
+        return self._names[expr]
+
+    def _assume(self, node: Expr) -> None:
+        held = self._assumed.setdefault(node.name, node.assumptions)
+        if held != node.assumptions:
+            raise EqsatError(f"symbol {node.name!r} appears with different assumptions: "
+                             f"{sorted(held)} and {sorted(node.assumptions)}")
+
+    def _facts(self, node: Expr, name: str) -> list[object]:
+        return [bindings.ActionCommand(t.action(t.call(_ASSUMPTION_FACTS[a], t.var(name))))
+                for a in sorted(node.assumptions)]
+
+    def run(self, rulesets: Sequence[str], limits: Limits = Limits()) -> RunReport:
+        """Saturate with the rulesets until a fixpoint or a limit; says which stopped it."""
+        self._check_open()
+        ruleset = self.engine._ruleset(rulesets)
+        expected = set().union(*(self.engine._rule_names[n] for n in rulesets))
+        analyse = t.call("saturate", t.call("run", t.var(analysis.RULESET)))
+        _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
+        report = RunReport("iterations")
+        start = time.perf_counter()
+        match_limit = limits.match_limit
+        confirming = False  # backoff may hold rules back: a quiet step is confirmed unthrottled
+        for _ in range(limits.iterations):
+            if confirming:
+                search = t.call("run", t.var(ruleset))
+                schedule = [search, analyse]
+            else:
+                scheduler = t.call("back-off", t.var(":match-limit"), t.integer(match_limit),
+                                   t.var(":ban-length"), t.integer(limits.ban_length))
+                schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
+                            t.call("run-with", t.var("bo"), t.var(ruleset)), analyse]
+            step = bindings.UserDefined(t.SPAN, "run-schedule", schedule)
+            output = _run(self.egraph, step)[0].report
+            report.iterations += 1
+            for name, count in output.num_matches_per_rule.items():
+                if name in expected:
+                    report.rule_matches[name] = report.rule_matches.get(name, 0) + count
+            report.nodes = self.node_count()
+            report.node_history.append(report.nodes)
+            report.seconds = time.perf_counter() - start
+            if not output.updated and confirming:
+                report.stop_reason = "saturated"
+                break
+            if report.nodes >= limits.nodes:
+                report.stop_reason = "nodes"
+                break
+            if report.seconds >= limits.seconds:
+                report.stop_reason = "time"
+                break
+            if confirming and output.updated:  # rules were held back: give them more room
+                match_limit *= 2
+            confirming = not output.updated
+        return report
+
+    def node_count(self) -> int:
+        """E-nodes of the term sort in the e-graph."""
+        sizes = _run(self.egraph, bindings.PrintSize(t.SPAN, None))[0].sizes
+        return sum(size for name, size in sizes if name in _CONSTRUCTORS)
+
+    def same(self, first: str, second: str) -> bool:
+        """Whether two handles are in one e-class."""
+        self._check_open()
+        try:
+            self.egraph.run_program(bindings.Check(t.SPAN, [t.equal(t.var(first),
+                                                                     t.var(second))]))
+        except bindings.EggSmolError:
+            return False
+        return True
+
+    def extract(self, handle: str) -> tuple[Expr, int]:
+        """The term of least tree cost in a handle's e-class, and that cost."""
+        self._check_open()
+        best = _run(self.egraph, bindings.UserDefined(t.SPAN, "extract", [t.var(handle)]))[0]
+        return term_to_expr(best.termdag, best.term, self.symbol), best.cost
+
+    def snapshot(self, handles: Sequence[str]) -> Snapshot:
+        """Every e-node, grouped by e-class, for extractors that need the whole graph."""
+        self._check_open()
+        frozen = self.egraph.freeze()
+        ids: dict[object, int] = {}
+
+        def class_of(value: object) -> int:
+            return ids.setdefault(value, len(ids))
+
+        classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]] = {}
+        roots: dict[str, int] = {}
+        for name, function in frozen.functions.items():
+            if function.is_let_binding and name in handles:
+                roots[name] = class_of(function.rows[0].output)
+            if name not in _CONSTRUCTORS:
+                continue
+            for row in function.rows:
+                node: tuple[str, tuple[int, ...], Fraction | str | None]
+                if name == "Num":
+                    node = ("num", (), self.egraph.value_to_bigrat(row.inputs[0]))
+                elif name == "Sym":
+                    node = ("sym", (), self.egraph.value_to_string(row.inputs[0]))
+                else:
+                    node = (_BY_CONSTRUCTOR[name], tuple(class_of(v) for v in row.inputs), None)
+                classes.setdefault(class_of(row.output), []).append(node)
+        return Snapshot(classes, roots)
+
+    def symbol(self, name: str) -> Expr:
+        """The symbol of that name added in this session (with its assumptions)."""
+        return Expr("sym", (), name, self._assumed.get(name, frozenset()))
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise EqsatError("this e-graph session has ended")
+
+
+def term_to_expr(termdag: bindings.TermDag, root: int,
+                 symbol: Callable[[str], Expr]) -> Expr:
+    """Read an extracted term structurally (never by re-parsing its printed text)."""
+    done: dict[int, Any] = {}
+    for index in range(root + 1):
+        term = termdag.get(index)
+        if isinstance(term, bindings.TermLit):
+            done[index] = term.value.value
+        elif isinstance(term, bindings.TermApp):
+            args = [done[a] for a in term.args]
+            done[index] = _app(term.name, args, symbol)
+    result = done[root]
+    if not isinstance(result, Expr):
+        raise EqsatError(f"extracted a non-term: {result!r}")
+    return result
+
+
+def _app(name: str, args: list[Any], symbol: Callable[[str], Expr]) -> Any:
+    if name in ("from-string", "bigint"):
+        return int(args[0])
+    if name == "bigrat":
+        return Fraction(args[0], args[1])
+    if name == "Num":
+        return number(args[0])
+    if name == "Sym":
+        return symbol(args[0])
+    if name in _BY_CONSTRUCTOR:
+        return make(_BY_CONSTRUCTOR[name], *args)
+    raise EqsatError(f"extracted an unknown constructor {name!r}")
+

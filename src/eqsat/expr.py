@@ -1,0 +1,284 @@
+"""Expr: immutable, hash-consed terms (op + args; leaves are symbols and exact numbers)."""
+
+from __future__ import annotations
+
+import keyword
+import math
+import re
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from typing import Union
+
+from .errors import EqsatError, LimitError
+from .ops import OPS, lookup
+
+ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
+MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
+
+ExprLike = Union["Expr", int, float, Fraction]
+
+
+class Expr:
+    """A term. Structurally equal terms are the same object, so `==` is identity."""
+
+    __slots__ = ("op", "args", "value", "assumptions", "_hash", "__weakref__")
+    _table: weakref.WeakValueDictionary[tuple[object, ...], Expr] = weakref.WeakValueDictionary()
+
+    op: str  # "sym", "num", or a name in ops.OPS
+    args: tuple[Expr, ...]
+    value: str | Fraction | None  # the name of a symbol, the value of a number
+    assumptions: frozenset[str]
+
+    def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
+                assumptions: frozenset[str] = frozenset()) -> Expr:
+        key = (op, args, value, assumptions)
+        found = cls._table.get(key)
+        if found is not None:
+            return found
+        self = super().__new__(cls)
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "assumptions", assumptions)
+        object.__setattr__(self, "_hash", hash(key))
+        cls._table[key] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Expr is immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Expr, (self.op, self.args, self.value, self.assumptions))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    # --- leaves -------------------------------------------------------------------------------
+    @property
+    def is_symbol(self) -> bool:
+        return self.op == "sym"
+
+    @property
+    def is_number(self) -> bool:
+        return self.op == "num"
+
+    @property
+    def name(self) -> str:
+        if not isinstance(self.value, str):
+            raise EqsatError(f"{self} is not a symbol")
+        return self.value
+
+    @property
+    def number(self) -> Fraction:
+        if not isinstance(self.value, Fraction):
+            raise EqsatError(f"{self} is not a number")
+        return self.value
+
+    # --- operators ----------------------------------------------------------------------------
+    def __add__(self, other: ExprLike) -> Expr:
+        return make("add", self, as_expr(other))
+
+    def __radd__(self, other: ExprLike) -> Expr:
+        return make("add", as_expr(other), self)
+
+    def __sub__(self, other: ExprLike) -> Expr:
+        return make("sub", self, as_expr(other))
+
+    def __rsub__(self, other: ExprLike) -> Expr:
+        return make("sub", as_expr(other), self)
+
+    def __mul__(self, other: ExprLike) -> Expr:
+        return make("mul", self, as_expr(other))
+
+    def __rmul__(self, other: ExprLike) -> Expr:
+        return make("mul", as_expr(other), self)
+
+    def __truediv__(self, other: ExprLike) -> Expr:
+        return make("div", self, as_expr(other))
+
+    def __rtruediv__(self, other: ExprLike) -> Expr:
+        return make("div", as_expr(other), self)
+
+    def __pow__(self, other: ExprLike) -> Expr:
+        return make("pow", self, as_expr(other))
+
+    def __rpow__(self, other: ExprLike) -> Expr:
+        return make("pow", as_expr(other), self)
+
+    def __neg__(self) -> Expr:
+        return make("neg", self)
+
+    def __pos__(self) -> Expr:
+        return self
+
+    def __lt__(self, other: ExprLike) -> Expr:
+        return make("lt", self, as_expr(other))
+
+    def __le__(self, other: ExprLike) -> Expr:
+        return make("le", self, as_expr(other))
+
+    def __gt__(self, other: ExprLike) -> Expr:
+        return make("gt", self, as_expr(other))
+
+    def __ge__(self, other: ExprLike) -> Expr:
+        return make("ge", self, as_expr(other))
+
+    # --- display ------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        from .printing import to_text
+
+        return to_text(self)
+
+    def __repr__(self) -> str:
+        return f"Expr({str(self)!r})"
+
+    # --- structure ----------------------------------------------------------------------------
+    def free_symbols(self) -> frozenset[Expr]:
+        return frozenset(node for node in postorder(self) if node.is_symbol)
+
+    def count_ops(self) -> int:
+        """Operations in the tree, repeated subterms counted each time they appear."""
+        return tree_size(self) - _tree_leaves(self)
+
+    def subs(self, mapping: dict[Expr, Expr]) -> Expr:
+        """Replace subterms (symbols, usually) by other terms."""
+        def build(node: Expr, args: list[Expr]) -> Expr:
+            if node in mapping:
+                return mapping[node]
+            return make(node.op, *args) if node.args else node
+
+        return rebuild(self, build)
+
+
+def postorder(root: Expr) -> list[Expr]:
+    """Distinct subterms, children before parents, without recursion."""
+    order: list[Expr] = []
+    seen: set[Expr] = set()
+    stack: list[tuple[Expr, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.append((node, True))
+        stack.extend((arg, False) for arg in reversed(node.args) if arg not in seen)
+    return order
+
+
+def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:
+    """Bottom-up rewrite: build(node, new_args) for every distinct subterm."""
+    done: dict[Expr, Expr] = {}
+    for node in postorder(root):
+        done[node] = build(node, [done[a] for a in node.args])
+    return done[root]
+
+
+def tree_size(root: Expr) -> int:
+    """Nodes of the expression as a tree (shared subterms counted at every use)."""
+    sizes: dict[Expr, int] = {}
+    for node in postorder(root):
+        sizes[node] = 1 + sum(sizes[a] for a in node.args)
+    return sizes[root]
+
+
+def _tree_leaves(root: Expr) -> int:
+    leaves: dict[Expr, int] = {}
+    for node in postorder(root):
+        leaves[node] = sum(leaves[a] for a in node.args) if node.args else 1
+    return leaves[root]
+
+
+def iter_tree(root: Expr) -> Iterator[Expr]:
+    """Every node of the tree in pre-order (shared subterms visited at every use)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.args))
+
+
+# --- construction -------------------------------------------------------------------------------
+def number(value: int | Fraction | str) -> Expr:
+    """An exact rational constant."""
+    frac = Fraction(value)
+    if max(len(str(abs(frac.numerator))), len(str(frac.denominator))) > MAX_NUMBER_DIGITS:
+        raise LimitError(f"number with more than {MAX_NUMBER_DIGITS} digits")
+    return Expr("num", (), frac)
+
+
+def as_expr(value: ExprLike) -> Expr:
+    """Python numbers become exact constants (a float by its shortest decimal form)."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return number(int(value))
+    if isinstance(value, (int, Fraction)):
+        return number(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise EqsatError(f"{value} is not a finite number")
+        return number(Fraction(repr(value)))
+    raise EqsatError(f"cannot use {type(value).__name__} {value!r} in an expression")
+
+
+def make(op: str, *args: Expr) -> Expr:
+    """Build op(args); literal negation and literal ratios become numbers (how they print)."""
+    spec = OPS.get(op)
+    if spec is None:
+        raise EqsatError(f"unknown operation {op!r}")
+    if len(args) != spec.arity:
+        raise EqsatError(f"{op} takes {spec.arity} argument(s), got {len(args)}")
+    if op == "neg" and args[0].is_number:
+        return number(-args[0].number)
+    if op == "div" and args[0].is_number and args[1].is_number and args[1].number != 0:
+        return number(args[0].number / args[1].number)
+    return Expr(op, tuple(args))
+
+
+def symbol(name: str, **assumptions: bool) -> Expr:
+    """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer."""
+    if not _IDENTIFIER.match(name) or keyword.iskeyword(name):
+        raise EqsatError(f"symbol name {name!r} is not an identifier")
+    if lookup(name) is not None:
+        raise EqsatError(f"{name!r} names an operation, not a symbol")
+    unknown = set(assumptions) - set(ASSUMPTIONS)
+    if unknown:
+        raise EqsatError(f"unknown assumption(s) {sorted(unknown)}; known: {list(ASSUMPTIONS)}")
+    held = frozenset(k for k, v in assumptions.items() if v)
+    if {"positive", "negative"} <= held or {"nonnegative", "negative"} <= held:
+        raise EqsatError(f"contradictory assumptions for {name}: {sorted(held)}")
+    return Expr("sym", (), name, held)
+
+
+def symbols(names: str | Iterable[str], **assumptions: bool) -> tuple[Expr, ...]:
+    """Several symbols from a space- or comma-separated string (or a list of names)."""
+    if isinstance(names, str):
+        names = names.replace(",", " ").split()
+    found = tuple(symbol(n, **assumptions) for n in names)
+    if not found:
+        raise EqsatError("symbols() needs at least one name")
+    return found
+
+
+def constant(name: str) -> Expr:
+    """pi or E."""
+    return make(name)
+
+
+def call(name: str, *args: ExprLike) -> Expr:
+    """Apply a named op (aliases allowed) to arguments."""
+    spec = lookup(name)
+    if spec is None:
+        raise EqsatError(f"unknown function {name!r}")
+    return make(spec.name, *(as_expr(a) for a in args))

@@ -1,0 +1,139 @@
+"""THE operator table: one row per op; parsing, printing, evaluation and the e-graph derive from it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import mpmath
+
+Reference = Callable[..., mpmath.mpf]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operator: how it is written, evaluated, compiled and costed."""
+
+    name: str
+    arity: int
+    kind: str  # "infix" | "prefix" | "function" | "constant" | "relation"
+    reference: Reference | None  # mpmath ground truth; None for equations
+    numpy: str  # "np.<ufunc>" or the name of a helper in eqsat.numeric
+    cuda: tuple[str, str]  # (float, double) C names; "" for ops printed inline
+    cost: int = 20  # extraction cost; a symbol costs 10 and a number 5
+    domain: str = "all reals"
+    symbol: str = ""  # infix / prefix spelling
+    precedence: int = 100  # binding strength when printed infix
+
+    @property
+    def egg(self) -> str:
+        """The egglog constructor name."""
+        return "Op" + self.name[0].upper() + self.name[1:]
+
+
+def _truth(flag: bool) -> mpmath.mpf:
+    return mpmath.mpf(1) if flag else mpmath.mpf(0)
+
+
+def _where(c: mpmath.mpf, a: mpmath.mpf, b: mpmath.mpf) -> mpmath.mpf:
+    return a if c != 0 else b
+
+
+def _log1mexp(a: mpmath.mpf) -> mpmath.mpf:
+    return mpmath.log(-mpmath.expm1(a))
+
+
+_P_EQUATION, _P_COMPARE, _P_ADD, _P_MUL, _P_NEG, _P_POW = 1, 5, 10, 20, 25, 30
+
+ROWS: list[Op] = [
+    # arithmetic
+    Op("add", 2, "infix", lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+", precedence=_P_ADD),
+    Op("sub", 2, "infix", lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
+       precedence=_P_ADD),
+    Op("mul", 2, "infix", lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
+       precedence=_P_MUL),
+    Op("div", 2, "infix", lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
+       symbol="/", precedence=_P_MUL),
+    Op("pow", 2, "infix", mpmath.power, "np.power", ("powf", "pow"), 11,
+       "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW),
+    Op("neg", 1, "prefix", lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
+       precedence=_P_NEG),
+    # comparisons: 1 where true, 0 where false
+    Op("lt", 2, "infix", lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
+       precedence=_P_COMPARE),
+    Op("le", 2, "infix", lambda a, b: _truth(a <= b), "np.less_equal", ("", ""), 10, symbol="<=",
+       precedence=_P_COMPARE),
+    Op("gt", 2, "infix", lambda a, b: _truth(a > b), "np.greater", ("", ""), 10, symbol=">",
+       precedence=_P_COMPARE),
+    Op("ge", 2, "infix", lambda a, b: _truth(a >= b), "np.greater_equal", ("", ""), 10,
+       symbol=">=", precedence=_P_COMPARE),
+    Op("eq", 2, "infix", lambda a, b: _truth(a == b), "np.equal", ("", ""), 10, symbol="==",
+       precedence=_P_COMPARE),
+    Op("ne", 2, "infix", lambda a, b: _truth(a != b), "np.not_equal", ("", ""), 10, symbol="!=",
+       precedence=_P_COMPARE),
+    # an equation `lhs = rhs`: a statement to solve, not a value
+    Op("equation", 2, "relation", None, "", ("", ""), 10, "not a value", symbol="=",
+       precedence=_P_EQUATION),
+    # elementary functions
+    Op("sqrt", 1, "function", mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15, "x >= 0"),
+    Op("exp", 1, "function", mpmath.exp, "np.exp", ("expf", "exp"), 20),
+    Op("log", 1, "function", mpmath.log, "np.log", ("logf", "log"), 20, "x > 0"),
+    Op("sin", 1, "function", mpmath.sin, "np.sin", ("sinf", "sin"), 20),
+    Op("cos", 1, "function", mpmath.cos, "np.cos", ("cosf", "cos"), 20),
+    Op("tan", 1, "function", mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0"),
+    Op("asin", 1, "function", mpmath.asin, "np.arcsin", ("asinf", "asin"), 20, "-1 <= x <= 1"),
+    Op("acos", 1, "function", mpmath.acos, "np.arccos", ("acosf", "acos"), 20, "-1 <= x <= 1"),
+    Op("atan", 1, "function", mpmath.atan, "np.arctan", ("atanf", "atan"), 20),
+    Op("atan2", 2, "function", mpmath.atan2, "np.arctan2", ("atan2f", "atan2"), 20,
+       "not both 0"),
+    Op("sinh", 1, "function", mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20),
+    Op("cosh", 1, "function", mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20),
+    Op("tanh", 1, "function", mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20),
+    Op("asinh", 1, "function", mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20),
+    Op("acosh", 1, "function", mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20, "x >= 1"),
+    Op("atanh", 1, "function", mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
+       "-1 < x < 1"),
+    Op("abs", 1, "function", mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12),
+    Op("log1p", 1, "function", mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1"),
+    Op("expm1", 1, "function", mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20),
+    Op("hypot", 2, "function", mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20),
+    Op("erf", 1, "function", mpmath.erf, "erf", ("erff", "erf"), 20),
+    Op("erfc", 1, "function", mpmath.erfc, "erfc", ("erfcf", "erfc"), 20),
+    Op("sigmoid", 1, "function", lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
+       ("eqsat_sigmoidf", "eqsat_sigmoid"), 20),
+    Op("softplus", 1, "function", lambda a: mpmath.log1p(mpmath.exp(a)), "softplus",
+       ("eqsat_softplusf", "eqsat_softplus"), 20),
+    Op("log1mexp", 1, "function", _log1mexp, "log1mexp",
+       ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, "x < 0"),
+    Op("logaddexp", 2, "function", lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
+       "np.logaddexp", ("eqsat_logaddexpf", "eqsat_logaddexp"), 20),
+    Op("min", 2, "function", min, "np.minimum", ("fminf", "fmin"), 12),
+    Op("max", 2, "function", max, "np.maximum", ("fmaxf", "fmax"), 12),
+    Op("where", 3, "function", _where, "np.where", ("", ""), 12),
+    # irrational constants stay symbolic
+    Op("pi", 0, "constant", lambda: +mpmath.pi, "np.pi", ("", ""), 10),
+    Op("E", 0, "constant", lambda: mpmath.e + 0, "np.e", ("", ""), 10),
+]
+
+OPS: dict[str, Op] = {op.name: op for op in ROWS}
+
+# other spellings accepted by the parser (FPBench, PyTensor, SymPy names)
+ALIASES: dict[str, str] = {
+    "fabs": "abs",
+    "log1pexp": "softplus",
+    "switch": "where",
+    "arctan2": "atan2",
+    "minimum": "min",
+    "maximum": "max",
+    "ln": "log",
+}
+
+INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in ("infix", "relation")}
+FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == "function"}
+CONSTANTS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == "constant"}
+COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+
+
+def lookup(name: str) -> Op | None:
+    """The op a function or constant name denotes, following aliases."""
+    return OPS.get(ALIASES.get(name, name))

@@ -1,0 +1,202 @@
+"""Safe parser: text -> Expr through the shipped Lark grammar; never eval."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+
+from .errors import EqsatError, ParseError
+from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
+from .ops import INFIX, lookup
+
+MAX_INPUT_CHARS = 100_000
+MAX_NESTING = 200
+_NUMBER_PARTS = re.compile(r"(?P<mantissa>[\d.]+)(?:[eE](?P<exponent>[-+]?\d+))?\Z")
+_TOKEN_NAMES = {
+    "NAME": "a name", "NUMBER": "a number", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "POW": "'^'",
+    "EQUAL": "'='", "COMPARE": "a comparison", "$END": "end of input",
+}
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    """The shared LALR parser; its entry points serve expressions and .rules lines."""
+    text = resources.files("eqsat").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True,
+                start=["expression", "rule_line", "check_line", "section_line"])
+
+
+class _Located(EqsatError):
+    """An error found while building, with the position of the offending token."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+def exact_number(text: str, line: int = 1, column: int = 1) -> Fraction:
+    """A decimal or scientific literal as an exact rational, refusing huge exponents."""
+    match = _NUMBER_PARTS.match(text)
+    if match is None:
+        raise _Located(f"malformed number {text!r}", line, column)
+    exponent = int(match["exponent"] or 0)
+    if abs(exponent) > MAX_NUMBER_DIGITS or len(match["mantissa"]) > MAX_NUMBER_DIGITS:
+        raise _Located(f"number {text!r} is too large to hold exactly", line, column)
+    return Fraction(match["mantissa"]) * Fraction(10) ** exponent
+
+
+@v_args(meta=True)
+class _Builder(Transformer_NonRecursive):
+    """Parse tree -> Expr. Names resolve to constants, known symbols, or new symbols."""
+
+    def __init__(self, known: dict[str, Expr]) -> None:
+        super().__init__()
+        self.known = known
+
+    def _operands(self, meta: object, op: str, args: list[Expr]) -> Expr:
+        for arg in args:
+            if arg.op == "equation":
+                raise _Located(f"an equation cannot be an operand of {op!r}",
+                               getattr(meta, "line", 1), getattr(meta, "column", 1))
+        return make(op, *args)
+
+    def number(self, meta: object, children: list[Token]) -> Expr:
+        token = children[0]
+        return number(exact_number(str(token), token.line or 1, token.column or 1))
+
+    def name(self, meta: object, children: list[Token]) -> Expr:
+        token = children[0]
+        text = str(token)
+        if text in self.known:
+            return self.known[text]
+        spec = lookup(text)
+        if spec is not None and spec.kind == "constant":
+            return make(spec.name)
+        if spec is not None:
+            raise _Located(f"{text!r} is a function: call it as {text}(...)",
+                           token.line or 1, token.column or 1)
+        return symbol(text)
+
+    def call(self, meta: object, children: list[object]) -> Expr:
+        token, arguments = children
+        assert isinstance(token, Token)
+        args = list(arguments.children) if isinstance(arguments, Tree) else []
+        spec = lookup(str(token))
+        if spec is None or spec.kind == "constant":
+            raise _Located(f"unknown function {str(token)!r}", token.line or 1, token.column or 1)
+        if len(args) != spec.arity:
+            raise _Located(f"{token}() takes {spec.arity} argument(s), got {len(args)}",
+                           token.line or 1, token.column or 1)
+        return make(spec.name, *args)
+
+    def arguments(self, meta: object, children: list[Expr]) -> Tree[Expr]:
+        return Tree("arguments", children)
+
+    def equation(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "equation", children)
+
+    def compare(self, meta: object, children: list[object]) -> Expr:
+        left, token, right = children
+        assert isinstance(left, Expr) and isinstance(right, Expr)
+        return self._operands(meta, INFIX[str(token)].name, [left, right])
+
+    def pow(self, meta: object, children: list[object]) -> Expr:
+        base, _, exponent = children
+        assert isinstance(base, Expr) and isinstance(exponent, Expr)
+        return self._operands(meta, "pow", [base, exponent])
+
+    def add(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "add", children)
+
+    def sub(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "sub", children)
+
+    def mul(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "mul", children)
+
+    implicit_mul = mul
+
+    def div(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "div", children)
+
+    def neg(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "neg", children)
+
+
+def _check_bounds(text: str, source: str) -> None:
+    if len(text) > MAX_INPUT_CHARS:
+        raise ParseError(f"input of {len(text)} characters is longer than the limit of "
+                         f"{MAX_INPUT_CHARS}", text, 1, 1, source)
+    depth = 0
+    line, column = 1, 0
+    for char in text:
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif char == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ParseError(f"parentheses nested deeper than {MAX_NESTING}", text, line,
+                                 column, source)
+        elif char == ")":
+            depth -= 1
+
+
+def _expected(error: UnexpectedInput) -> str:
+    names = sorted({_TOKEN_NAMES.get(t, t.lower()) for t in getattr(error, "expected", ())
+                    if not t.startswith("__")})
+    return f"; expected {', '.join(names[:6])}" if names else ""
+
+
+def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = "<input>",
+               line_offset: int = 0) -> Tree[object] | Expr:
+    """Parse text from one grammar entry point; every failure is a ParseError with a caret."""
+    if not isinstance(text, str):
+        raise ParseError(f"expected text to parse, got {type(text).__name__}")
+    _check_bounds(text, source)
+    where = text if line_offset == 0 else "\n" * line_offset + text
+    try:
+        tree = grammar().parse(text, start=start)
+        return _Builder({s.name: s for s in known}).transform(tree)
+    except UnexpectedCharacters as error:
+        raise ParseError(f"unexpected character {text[error.pos_in_stream]!r}", where,
+                         error.line + line_offset, error.column, source) from None
+    except (UnexpectedEOF, UnexpectedToken) as error:
+        if isinstance(error, UnexpectedEOF) or error.token.type == "$END":
+            lines = text.splitlines() or [""]
+            raise ParseError(f"unexpected end of input{_expected(error)}", where,
+                             len(lines) + line_offset, len(lines[-1]) + 1, source) from None
+        raise ParseError(f"unexpected {str(error.token)!r}{_expected(error)}", where,
+                         error.line + line_offset, error.column, source) from None
+    except VisitError as error:
+        cause = error.orig_exc
+        if isinstance(cause, _Located):
+            raise ParseError(str(cause), where, cause.line + line_offset, cause.column,
+                             source) from None
+        if isinstance(cause, EqsatError):
+            raise ParseError(str(cause), where, 1 + line_offset, 1, source) from None
+        raise
+
+
+def parse(text: str | Expr, symbols: Iterable[Expr] = ()) -> Expr:
+    """Text -> Expr. Names in `symbols` take those symbols (and their assumptions)."""
+    if isinstance(text, Expr):
+        return text
+    if isinstance(text, str) and not text.strip():
+        raise ParseError("empty expression", text, 1, 1)
+    result = parse_with(text, "expression", symbols)
+    assert isinstance(result, Expr)
+    return result

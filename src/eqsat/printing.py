@@ -1,0 +1,61 @@
+"""Text printing: the infix form that eqsat.parse reads back to the same Expr."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .expr import Expr, postorder
+from .ops import OPS
+
+_ATOM = 1000
+_RIGHT_ASSOCIATIVE = frozenset({"pow"})
+_NON_ASSOCIATIVE = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
+
+
+def _number_text(value: Fraction) -> tuple[str, int]:
+    text = str(value)  # "3", "-3", "3/4", "-3/4"
+    if value.denominator != 1:
+        return text, OPS["div"].precedence
+    return text, OPS["neg"].precedence if value < 0 else _ATOM
+
+
+def _operand(text: str, prec: int, parent: int, right: bool, op: str) -> str:
+    if op in _RIGHT_ASSOCIATIVE:
+        needs = prec <= parent if not right else prec < parent
+    elif op in _NON_ASSOCIATIVE:
+        needs = prec <= parent
+    else:
+        needs = prec < parent or (right and prec == parent)
+    if right and text.startswith("-"):
+        needs = True
+    return f"({text})" if needs else text
+
+
+def to_text(root: Expr) -> str:
+    """Parseable text for an expression, with the fewest parentheses that keep its shape."""
+    done: dict[Expr, tuple[str, int]] = {}
+    for node in postorder(root):
+        done[node] = _node_text(node, [done[a] for a in node.args])
+    return done[root][0]
+
+
+def _node_text(node: Expr, args: list[tuple[str, int]]) -> tuple[str, int]:
+    if node.op == "sym":
+        return node.name, _ATOM
+    if node.op == "num":
+        return _number_text(node.number)
+    spec = OPS[node.op]
+    if spec.kind == "constant":
+        return spec.name, _ATOM
+    if spec.kind == "prefix":
+        (text, prec), = args
+        inner = f"({text})" if prec < spec.precedence or text.startswith("-") else text
+        return spec.symbol + inner, spec.precedence
+    if spec.kind in ("infix", "relation"):
+        (left, lp), (right, rp) = args
+        left = _operand(left, lp, spec.precedence, False, node.op)
+        right = _operand(right, rp, spec.precedence, True, node.op)
+        spaced = spec.precedence <= OPS["add"].precedence
+        sep = f" {spec.symbol} " if spaced else spec.symbol
+        return left + sep + right, spec.precedence
+    return f"{spec.name}({', '.join(text for text, _ in args)})", _ATOM

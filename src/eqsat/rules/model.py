@@ -1,0 +1,75 @@
+"""Rules as data: a rewrite with its guards and origin, and a file's checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..expr import Expr
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a rule or check was written."""
+
+    path: str
+    line: int
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A side condition from the closed registry (see guards.py): `subject kind [argument]`."""
+
+    kind: str  # a key of guards.GUARDS
+    subject: Expr
+    argument: Expr | None = None  # the variable of `free of x`
+
+    def __str__(self) -> str:
+        tail = f" {self.argument}" if self.argument is not None else ""
+        return f"{self.subject} {self.kind}{tail}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One directed rewrite lhs => rhs, valid where every guard holds."""
+
+    name: str
+    lhs: Expr
+    rhs: Expr
+    guards: tuple[Guard, ...]
+    ruleset: str
+    origin: Origin
+
+    def __str__(self) -> str:
+        guards = f" if {', '.join(map(str, self.guards))}" if self.guards else ""
+        return f"{self.name}: {self.lhs} => {self.rhs}{guards}"
+
+    def variables(self) -> frozenset[Expr]:
+        return self.lhs.free_symbols()
+
+
+@dataclass(frozen=True)
+class Check:
+    """`check: a == b`: the rules of the file must prove a and b equal."""
+
+    lhs: Expr
+    rhs: Expr
+    origin: Origin
+
+
+@dataclass
+class RuleFile:
+    """The rules and checks of one or more loaded files."""
+
+    rules: list[Rule] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+
+    def extend(self, other: RuleFile) -> None:
+        self.rules.extend(other.rules)
+        self.checks.extend(other.checks)
+
+    def rulesets(self) -> list[str]:
+        return list(dict.fromkeys(rule.ruleset for rule in self.rules))
