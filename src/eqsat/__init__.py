@@ -1,1 +1,57 @@
-"""eqsat: symbolic tensor algebra by equality saturation on e-graphs."""
+"""eqsat: symbolic algebra by equality saturation on e-graphs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .api import (
+    Simplified,
+    check_rules,
+    engine,
+    evaluate,
+    prove_equal,
+    simplify,
+    simplify_report,
+    to_expr,
+)
+from .egraph import Engine, Limits, RunReport
+from .errors import (
+    EqsatError,
+    EvaluationError,
+    LimitError,
+    ParseError,
+    RuleError,
+    ShapeError,
+    SolveError,
+)
+from .expr import Expr, call, symbol, symbols
+from .ops import OPS, lookup
+from .parse import parse
+from .rules import load_rules, parse_rules
+from .sympy_bridge import from_sympy, to_sympy
+
+pi = call("pi")
+E = call("E")
+
+__all__ = [
+    "E", "OPS", "Engine", "EqsatError", "EvaluationError", "Expr", "LimitError", "Limits",
+    "ParseError", "RuleError", "RunReport", "ShapeError", "Simplified", "SolveError",
+    "check_rules", "engine", "evaluate", "from_sympy", "load_rules", "parse", "parse_rules",
+    "pi", "prove_equal", "simplify", "simplify_report", "symbol", "symbols", "to_expr",
+    "to_sympy",
+]
+
+
+def __getattr__(name: str) -> Callable[..., Expr]:
+    """Every op in the table is also a function: eqsat.exp(x), eqsat.where(x > 0, x, 0)."""
+    spec = lookup(name)
+    if spec is None or spec.kind == "constant":
+        raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
+
+    def function(*args: Any) -> Expr:
+        return call(spec.name, *args)
+
+    function.__name__ = spec.name
+    function.__doc__ = f"{spec.name}: {spec.arity} argument(s), defined for {spec.domain}"
+    return function

@@ -33,11 +33,13 @@ _ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Ne
 class Limits:
     """Bounds on one saturation run, and the backoff scheduler's settings."""
 
-    iterations: int = 24
-    nodes: int = 20_000
+    iterations: int = 30
+    nodes: int = 1_000
     seconds: float = 5.0
-    match_limit: int = 1_000  # a rule matching more than this in one iteration is held back
+    plain_nodes: int = 600  # below this many e-nodes an iteration applies every match
+    match_limit: int = 500  # past it, a rule matching more in one iteration is held back
     ban_length: int = 2
+    chunk: int = 2  # iterations per back-off command
 
 
 @dataclass
@@ -50,11 +52,24 @@ class RunReport:
     seconds: float = 0.0
     rule_matches: dict[str, int] = field(default_factory=dict)
     node_history: list[int] = field(default_factory=list)
+    rounds: int = 0  # fresh e-graphs run, each from the best term of the one before
+
+    def absorb(self, later: RunReport) -> None:
+        """Fold in the report of a later round over the same query."""
+        self.stop_reason = later.stop_reason
+        self.iterations += later.iterations
+        self.nodes = max(self.nodes, later.nodes)
+        self.seconds += later.seconds
+        self.rounds += 1
+        for name, count in later.rule_matches.items():
+            self.rule_matches[name] = self.rule_matches.get(name, 0) + count
+        self.node_history += later.node_history
 
     def __str__(self) -> str:
         fired = sorted(((n, r) for r, n in self.rule_matches.items() if n), reverse=True)
-        lines = [f"stopped: {self.stop_reason} after {self.iterations} iteration(s), "
-                 f"{self.nodes} e-nodes, {self.seconds * 1000:.1f} ms"]
+        rounds = f" in {self.rounds} round(s)" if self.rounds > 1 else ""
+        lines = [f"stopped: {self.stop_reason} after {self.iterations} iteration(s){rounds}, "
+                 f"{self.nodes} e-nodes at most, {self.seconds * 1000:.1f} ms"]
         lines += [f"  {count:>7}  {name}" for count, name in fired[:12]]
         if len(fired) > 12:
             lines.append(f"  ... and {len(fired) - 12} more rules")
@@ -185,35 +200,43 @@ class Session:
                 for a in sorted(node.assumptions)]
 
     def run(self, rulesets: Sequence[str], limits: Limits = Limits()) -> RunReport:
-        """Saturate with the rulesets until a fixpoint or a limit; says which stopped it."""
+        """Saturate with the rulesets until a fixpoint or a limit; says which stopped it.
+
+        While the e-graph is small, each iteration applies every match (cheap, exact
+        saturation test). Past `limits.plain_nodes` e-nodes, iterations run in chunks under
+        egglog's back-off scheduler, which holds back a rule whose matches exceed the match
+        limit; a chunk that grows nothing doubles the limit for the next.
+        """
         self._check_open()
         ruleset = self.engine._ruleset(rulesets)
         expected = set().union(*(self.engine._rule_names[n] for n in rulesets))
         analyse = t.call("saturate", t.call("run", t.var(analysis.RULESET)))
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
-        report = RunReport("iterations")
+        report = RunReport("iterations", nodes=self.node_count())
         start = time.perf_counter()
         match_limit = limits.match_limit
-        confirming = False  # backoff may hold rules back: a quiet step is confirmed unthrottled
-        for _ in range(limits.iterations):
-            if confirming:
-                search = t.call("run", t.var(ruleset))
-                schedule = [search, analyse]
+        while report.iterations < limits.iterations:
+            before = report.nodes
+            if before < limits.plain_nodes:
+                steps = 1
+                schedule = [t.call("run", t.var(ruleset)), analyse]
             else:
+                steps = min(limits.chunk, limits.iterations - report.iterations)
                 scheduler = t.call("back-off", t.var(":match-limit"), t.integer(match_limit),
                                    t.var(":ban-length"), t.integer(limits.ban_length))
+                step = t.call("seq", t.call("run-with", t.var("bo"), t.var(ruleset)), analyse)
                 schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
-                            t.call("run-with", t.var("bo"), t.var(ruleset)), analyse]
-            step = bindings.UserDefined(t.SPAN, "run-schedule", schedule)
-            output = _run(self.egraph, step)[0].report
-            report.iterations += 1
+                            t.call("repeat", t.integer(steps), step)]
+            output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",
+                                                            schedule))[0].report
+            report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
                 if name in expected:
                     report.rule_matches[name] = report.rule_matches.get(name, 0) + count
             report.nodes = self.node_count()
             report.node_history.append(report.nodes)
             report.seconds = time.perf_counter() - start
-            if not output.updated and confirming:
+            if not output.updated:  # held-back rules count as updates, so this is a fixpoint
                 report.stop_reason = "saturated"
                 break
             if report.nodes >= limits.nodes:
@@ -222,9 +245,8 @@ class Session:
             if report.seconds >= limits.seconds:
                 report.stop_reason = "time"
                 break
-            if confirming and output.updated:  # rules were held back: give them more room
+            if steps > 1 and report.nodes == before:
                 match_limit *= 2
-            confirming = not output.updated
         return report
 
     def node_count(self) -> int:

@@ -115,8 +115,10 @@ def parse_rules(text: str, path: str = "<rules>") -> RuleFile:
         elif _CHECK.match(line):
             tree = _parse_line(line, "check_line", path, number)
             assert isinstance(tree, Tree)
-            _, lhs, rhs = tree.children
+            _, lhs, relation, rhs = tree.children
             assert isinstance(lhs, Expr) and isinstance(rhs, Expr)
+            if str(relation) != "==":
+                raise _fail(origin, f"a check states an equality 'a == b', not '{relation}'")
             result.checks.append(Check(lhs, rhs, origin))
         else:
             tree = _parse_line(line, "rule_line", path, number)

@@ -1,0 +1,7 @@
+"""Extraction: cost models, the DAG extractor, and display order of extracted terms."""
+
+from .cost import CostModel
+from .dag import extract_dag
+from .order import display_order
+
+__all__ = ["CostModel", "display_order", "extract_dag"]

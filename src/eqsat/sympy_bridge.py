@@ -1,0 +1,139 @@
+"""Conversion between Expr and SymPy expressions (symbols are real, with their assumptions)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from .errors import EqsatError
+from .expr import Expr, make, number, postorder, symbol
+
+_DIRECT = {
+    "sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos,
+    "tan": sympy.tan, "asin": sympy.asin, "acos": sympy.acos, "atan": sympy.atan,
+    "atan2": sympy.atan2, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+    "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh, "abs": sympy.Abs,
+    "erf": sympy.erf, "erfc": sympy.erfc, "min": sympy.Min, "max": sympy.Max,
+}
+_DEFINED = {  # ops SymPy has no function for, by their definitions
+    "log1p": lambda a: sympy.log(1 + a),
+    "expm1": lambda a: sympy.exp(a) - 1,
+    "hypot": lambda a, b: sympy.sqrt(a**2 + b**2),
+    "sigmoid": lambda a: 1 / (1 + sympy.exp(-a)),
+    "softplus": lambda a: sympy.log(1 + sympy.exp(a)),
+    "log1mexp": lambda a: sympy.log(1 - sympy.exp(a)),
+    "logaddexp": lambda a, b: sympy.log(sympy.exp(a) + sympy.exp(b)),
+    "where": lambda c, a, b: sympy.Piecewise((a, sympy.Ne(c, 0)), (b, True)),
+}
+_RELATIONS = {"lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt, "ge": sympy.Ge, "eq": sympy.Eq,
+              "ne": sympy.Ne}
+_FROM_FUNCTION = {
+    sympy.exp: "exp", sympy.log: "log", sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan",
+    sympy.asin: "asin", sympy.acos: "acos", sympy.atan: "atan", sympy.atan2: "atan2",
+    sympy.sinh: "sinh", sympy.cosh: "cosh", sympy.tanh: "tanh", sympy.asinh: "asinh",
+    sympy.acosh: "acosh", sympy.atanh: "atanh", sympy.Abs: "abs", sympy.erf: "erf",
+    sympy.erfc: "erfc",
+}
+
+
+def _sympy_symbol(node: Expr) -> Any:
+    flags = {a: True for a in node.assumptions}
+    return sympy.Symbol(node.name, real=True, **flags)
+
+
+def to_sympy(expr: Expr) -> Any:
+    """The SymPy expression of an Expr; an equation becomes sympy.Eq."""
+    done: dict[Expr, Any] = {}
+    for node in postorder(expr):
+        args = [done[a] for a in node.args]
+        if node.is_symbol:
+            done[node] = _sympy_symbol(node)
+        elif node.is_number:
+            done[node] = sympy.Rational(node.number.numerator, node.number.denominator)
+        elif node.op in _DIRECT:
+            done[node] = _DIRECT[node.op](*args)
+        elif node.op in _DEFINED:
+            done[node] = _DEFINED[node.op](*args)
+        elif node.op in _RELATIONS:
+            done[node] = sympy.Piecewise((1, _RELATIONS[node.op](*args)), (0, True))
+        else:
+            done[node] = _arithmetic(node.op, args)
+    return done[expr]
+
+
+def _arithmetic(op: str, args: list[Any]) -> Any:
+    if op == "add":
+        return args[0] + args[1]
+    if op == "sub":
+        return args[0] - args[1]
+    if op == "mul":
+        return args[0] * args[1]
+    if op == "div":
+        return args[0] / args[1]
+    if op == "pow":
+        return args[0] ** args[1]
+    if op == "neg":
+        return -args[0]
+    if op == "equation":
+        return sympy.Eq(args[0], args[1], evaluate=False)
+    if op == "pi":
+        return sympy.pi
+    if op == "E":
+        return sympy.E
+    raise EqsatError(f"no SymPy form for {op}")
+
+
+def from_sympy(value: Any) -> Expr:
+    """An Expr from a SymPy expression (numbers exact; Float by its shortest decimal)."""
+    stack: list[tuple[Any, bool]] = [(sympy.sympify(value), False)]
+    done: dict[Any, Expr] = {}
+    while stack:
+        node, ready = stack.pop()
+        if node in done:
+            continue
+        if not ready and node.args:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args)
+            continue
+        done[node] = _from_node(node, [done[a] for a in node.args])
+    return done[sympy.sympify(value)]
+
+
+def _fold(op: str, items: list[Expr]) -> Expr:
+    result = items[0]
+    for item in items[1:]:
+        result = make(op, result, item)
+    return result
+
+
+def _from_node(node: Any, args: list[Expr]) -> Expr:
+    if isinstance(node, sympy.Symbol):
+        held = {a: True for a in ("positive", "nonnegative", "negative", "nonzero", "integer")
+                if node.assumptions0.get(a)}
+        return symbol(node.name, **held)
+    if isinstance(node, sympy.Rational):
+        return number(Fraction(int(node.p), int(node.q)))
+    if isinstance(node, sympy.Float):
+        return number(Fraction(repr(float(node))))
+    if node is sympy.pi:
+        return make("pi")
+    if node is sympy.E:
+        return make("E")
+    if isinstance(node, sympy.Add):
+        return _fold("add", args)
+    if isinstance(node, sympy.Mul):
+        return _fold("mul", args)
+    if isinstance(node, sympy.Pow):
+        if args[1].is_number and args[1].number == Fraction(1, 2):
+            return make("sqrt", args[0])
+        return make("pow", *args)
+    if isinstance(node, (sympy.Min, sympy.Max)):
+        return _fold("min" if isinstance(node, sympy.Min) else "max", args)
+    if isinstance(node, sympy.Eq):
+        return make("equation", *args)
+    for function, name in _FROM_FUNCTION.items():
+        if isinstance(node, function):  # type: ignore[arg-type]
+            return make(name, *args)
+    raise EqsatError(f"cannot convert SymPy {type(node).__name__} {node} to eqsat")
