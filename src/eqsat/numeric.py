@@ -76,9 +76,15 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
     return done[expr]
 
 
-def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60) -> mpmath.mpf | None:
-    """The exact-enough real value at a point, or None where expr is undefined or not finite."""
+def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
+              max_magnitude: int | None = None) -> mpmath.mpf | None:
+    """The exact-enough real value at a point, or None where expr is undefined or not finite.
+
+    With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
+    absolute rounding error could then swamp a result that cancels down to a small number.
+    """
     done: dict[Expr, mpmath.mpf] = {}
+    bound = mpmath.mpf(10) ** max_magnitude if max_magnitude is not None else None
     with mpmath.workdps(digits):
         for node in postorder(expr):
             if node.is_symbol:
@@ -96,6 +102,8 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60) ->
                 except (ZeroDivisionError, ValueError, OverflowError):
                     return None
             if not isinstance(result, mpmath.mpf) or not mpmath.isfinite(result):
+                return None
+            if bound is not None and abs(result) >= bound:
                 return None
             done[node] = result
     return done[expr]

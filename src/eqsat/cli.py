@@ -1,0 +1,119 @@
+"""The `eqsat` command: simplify, check rule files, list ops, and a demo tour."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .api import check_rules, prove_equal, simplify_report
+from .egraph import Limits
+from .errors import EqsatError
+from .ops import ROWS
+from .rules import load_rules
+
+
+def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for pair in pairs:
+        name, sep, flags = pair.partition("=")
+        if not sep or not name or not flags:
+            raise EqsatError(f"--assume takes NAME=ASSUMPTION[,ASSUMPTION], not {pair!r}")
+        found.setdefault(name.strip(), []).extend(f.strip() for f in flags.split(","))
+    return found
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    defaults = Limits()
+    return Limits(iterations=args.iterations or defaults.iterations,
+                  nodes=args.node_limit or defaults.nodes,
+                  seconds=args.timeout or defaults.seconds)
+
+
+def _simplify(args: argparse.Namespace) -> int:
+    result = simplify_report(args.expression, rules=args.rules, limits=_limits(args),
+                             assume=_assumptions(args.assume), cost=args.cost)
+    print(result.expr)
+    if args.report:
+        print(result.report, file=sys.stderr)
+        print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
+    return 0
+
+
+def _rules_check(args: argparse.Namespace) -> int:
+    failures = 0
+    for verdict in check_rules(args.files, points=args.points):
+        if not verdict.sound or args.verbose:
+            print(verdict)
+        failures += not verdict.sound
+    loaded = load_rules(args.files)
+    for check in loaded.checks:
+        proven = prove_equal(check.lhs, check.rhs, rules=args.files,
+                             rulesets=loaded.rulesets() or ["simplify"])
+        if not proven or args.verbose:
+            status = "ok  " if proven else "FAIL"
+            print(f"{status}  check {check.lhs} == {check.rhs} at {check.origin}")
+        failures += not proven
+    total = len(loaded.rules) + len(loaded.checks)
+    print(f"{total - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+def _ops(args: argparse.Namespace) -> int:
+    for spec in ROWS:
+        spelling = spec.symbol or spec.name
+        print(f"{spec.name:10} {spec.arity}  {spelling:9} cost {spec.cost:>3}  {spec.domain}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    run_demo()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="eqsat", description="Symbolic algebra by equality "
+                                  "saturation on e-graphs.")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    simplify = commands.add_parser("simplify", help="simplify an expression")
+    simplify.add_argument("expression")
+    simplify.add_argument("--rules", action="append", default=[], metavar="FILE",
+                          help="also load this .rules file (repeatable)")
+    simplify.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
+                          help="e.g. x=positive or x=nonnegative,integer")
+    simplify.add_argument("--report", action="store_true", help="print the run report")
+    simplify.add_argument("--timeout", type=float, help="seconds for the whole run")
+    simplify.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
+    simplify.add_argument("--iterations", type=int, help="iterations per saturation round")
+    simplify.add_argument("--cost", choices=["tree", "dag"], default="tree")
+    simplify.set_defaults(run=_simplify)
+
+    rules = commands.add_parser("rules", help="work with .rules files")
+    rules_commands = rules.add_subparsers(dest="rules_command", required=True)
+    check = rules_commands.add_parser("check", help="load rule files and check every rule "
+                                      "numerically, and every check: line by proof")
+    check.add_argument("files", nargs="+")
+    check.add_argument("--points", type=int, default=300, help="sampled points per rule")
+    check.add_argument("--verbose", "-v", action="store_true", help="list passing rules too")
+    check.set_defaults(run=_rules_check)
+
+    commands.add_parser("ops", help="list the operator table").set_defaults(run=_ops)
+    commands.add_parser("demo", help="a tour of what eqsat does").set_defaults(run=_demo)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except EqsatError as error:
+        print(f"eqsat: error: {error}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

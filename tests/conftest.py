@@ -1,0 +1,59 @@
+"""Shared test helpers: numeric equivalence at sampled points, and the reference corpora."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from eqsat import Expr
+from eqsat.numeric import reference
+
+CORPORA = Path(os.environ.get("EQSAT_CORPORA",
+                              Path(__file__).resolve().parents[2] / "shared" / "corpora"))
+
+
+def corpus(name: str, kind: str | None = None) -> list[dict[str, object]]:
+    """Records of one corpus file (optionally of one kind); skips if the corpora are absent."""
+    path = CORPORA / name
+    if not path.exists():
+        pytest.skip(f"reference corpora not found at {CORPORA} (set EQSAT_CORPORA)")
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in records if kind is None or r["kind"] == kind]
+
+
+def _sample(rng: random.Random, symbol: Expr) -> float:
+    held = symbol.assumptions
+    if "integer" in held:
+        value = float(rng.randint(1, 6))
+    else:
+        value = rng.choice([rng.uniform(-3, 3), rng.uniform(-20, 20), rng.uniform(0.01, 1)])
+    if "positive" in held or "nonnegative" in held:
+        value = abs(value) or 1.0
+    if "negative" in held:
+        value = -abs(value) or -1.0
+    return value
+
+
+def assert_equivalent(original: Expr, result: Expr, points: int = 60, needed: int = 8) -> None:
+    """Wherever `original` is defined, `result` is defined and equal (60-digit arithmetic)."""
+    rng = random.Random(str(original))
+    symbols = sorted(original.free_symbols() | result.free_symbols(), key=lambda s: s.name)
+    compared = 0
+    for _ in range(points):
+        values = {s.name: mpmath.mpf(_sample(rng, s)) for s in symbols}
+        left = reference(original, values)
+        if left is None:
+            continue
+        right = reference(result, values)
+        where = {k: float(v) for k, v in values.items()}
+        assert right is not None, f"{result} is undefined at {where} where {original} = {left}"
+        scale = max(1, abs(left), abs(right))
+        assert abs(left - right) <= mpmath.mpf(10) ** -20 * scale, (
+            f"{original} = {left} but {result} = {right} at {where}")
+        compared += 1
+    assert compared >= needed, f"{original} was defined at only {compared} of {points} points"

@@ -1,0 +1,82 @@
+"""Expr: hash-consing, immutability, operators, symbols and their assumptions."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+
+import pytest
+
+import eqsat
+from eqsat.expr import make, number, postorder, tree_size
+
+
+def test_structurally_equal_terms_are_one_object() -> None:
+    x, y = eqsat.symbols("x y")
+    assert (x + y) * 2 is (x + y) * 2
+    assert hash(x * y) == hash(x * y)
+    assert x + y != y + x
+
+
+def test_terms_are_immutable() -> None:
+    x = eqsat.symbol("x")
+    with pytest.raises(AttributeError):
+        x.op = "num"  # type: ignore[misc]
+
+
+def test_operators_build_terms_and_numbers_are_exact() -> None:
+    x = eqsat.symbol("x")
+    assert str(2 * x**2 - x / 3 + 0.1) == "2*x^2 - x/3 + 1/10"
+    assert (x > 0).op == "gt" and (1 - x).op == "sub"
+    assert number(Fraction(6, 4)).number == Fraction(3, 2)
+
+
+def test_literal_negation_and_ratio_fold_to_numbers() -> None:
+    assert make("neg", number(3)) is number(-3)
+    assert make("div", number(1), number(3)) is number(Fraction(1, 3))
+    assert make("div", number(1), number(0)).op == "div"
+
+
+def test_symbols_with_assumptions_differ_from_plain_ones() -> None:
+    (x,) = eqsat.symbols("x", positive=True)
+    assert x.assumptions == {"positive"}
+    assert x is not eqsat.symbol("x")
+    with pytest.raises(eqsat.EqsatError, match="unknown assumption"):
+        eqsat.symbols("x", complex=True)
+    with pytest.raises(eqsat.EqsatError, match="contradictory"):
+        eqsat.symbol("x", positive=True, negative=True)
+
+
+@pytest.mark.parametrize("name", ["1x", "x y", "sin", "lambda", "x-y", ""])
+def test_bad_symbol_names_are_refused(name: str) -> None:
+    with pytest.raises(eqsat.EqsatError):
+        eqsat.symbol(name)
+
+
+def test_deep_terms_need_no_recursion() -> None:
+    x = eqsat.symbol("x")
+    term = x
+    for i in range(5000):
+        term = term + i
+    assert tree_size(term) == 10001
+    assert len(postorder(term)) == 10001  # every node distinct: x, 5000 numbers, 5000 sums
+    assert str(term).startswith("x + 0 + 1")
+    assert eqsat.parse(str(term)) is term
+
+
+def test_count_ops_and_subs() -> None:
+    x, y = eqsat.symbols("x y")
+    e = eqsat.sin(x) * eqsat.sin(x) + y
+    assert e.count_ops() == 4
+    assert e.subs({x: y}) is eqsat.sin(y) * eqsat.sin(y) + y
+
+
+def test_pickle_keeps_identity() -> None:
+    x = eqsat.symbol("x", positive=True)
+    e = eqsat.log(x) + 1
+    assert pickle.loads(pickle.dumps(e)) is e
+
+
+def test_floats_must_be_finite() -> None:
+    with pytest.raises(eqsat.EqsatError, match="finite"):
+        eqsat.symbol("x") + float("inf")

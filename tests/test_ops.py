@@ -1,0 +1,72 @@
+"""The op table: one row per op, complete, and consistent with every other layer."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+
+import eqsat
+from eqsat.numeric import evaluate, numpy_function, reference
+from eqsat.ops import ALIASES, OPS, ROWS, lookup
+from eqsat.parse import parse
+
+CORPUS_FUNCTIONS = ("sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh "
+                    "atanh abs fabs log1p expm1 hypot erf erfc sigmoid softplus log1mexp "
+                    "logaddexp min max where").split()
+
+
+def test_names_are_unique_and_rows_complete() -> None:
+    assert len(OPS) == len(ROWS)
+    for spec in ROWS:
+        assert spec.arity >= 0 and spec.cost > 0 and spec.domain
+        if spec.kind == "function" and spec.name != "where":  # where prints as c ? a : b
+            assert all(spec.cuda), f"{spec.name} has no CUDA names"
+            assert spec.cuda[0] != spec.cuda[1], f"{spec.name}: float and double names agree"
+
+
+@pytest.mark.parametrize("name", CORPUS_FUNCTIONS)
+def test_every_corpus_function_is_an_op(name: str) -> None:
+    spec = lookup(name)
+    assert spec is not None, name
+    args = ", ".join("x" for _ in range(spec.arity))
+    assert parse(f"{name}({args})").op == spec.name
+
+
+@pytest.mark.parametrize("spec", [s for s in ROWS if s.reference is not None],
+                         ids=lambda s: s.name)
+def test_numpy_agrees_with_mpmath_reference(spec: eqsat.ops.Op) -> None:
+    names = ["x", "y", "z"][: spec.arity]
+    expr = eqsat.call(spec.name, *(eqsat.symbol(n) for n in names))
+    rng = np.random.default_rng(0)
+    compared = 0
+    for _ in range(40):
+        point = {n: float(rng.uniform(-3, 3)) for n in names}
+        exact = reference(expr, {k: mpmath.mpf(v) for k, v in point.items()})
+        if exact is None:
+            continue
+        got = float(evaluate(expr, point))
+        assert got == pytest.approx(float(exact), rel=1e-12, abs=1e-12), (spec.name, point)
+        compared += 1
+    assert compared >= 5, spec.name
+
+
+def test_numpy_names_resolve() -> None:
+    for spec in ROWS:
+        if spec.kind in ("function", "infix", "prefix"):
+            assert callable(numpy_function(spec.name))
+
+
+def test_aliases_point_at_ops() -> None:
+    for alias, name in ALIASES.items():
+        assert name in OPS and alias not in OPS
+
+
+def test_every_op_is_a_module_function() -> None:
+    x = eqsat.symbol("x")
+    assert eqsat.exp(x) is parse("exp(x)")
+    assert str(eqsat.where(x > 0, x, 0)) == "where(x > 0, x, 0)"
+    assert eqsat.fabs(x) is eqsat.abs(x)
+    with pytest.raises(AttributeError):
+        eqsat.not_an_op  # noqa: B018
+

@@ -1,0 +1,115 @@
+"""The parser: precedence, implicit multiplication, round trips and located errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import eqsat
+from eqsat.parse import MAX_NESTING, parse
+
+# (text, the fully parenthesised form it must parse to)
+CASES = [
+    ("3x + 1 = 2(2x - 6)", "3*x + 1 = 2*(2*x - 6)"),
+    ("-x^2", "-(x^2)"),
+    ("-x**2", "-(x^2)"),
+    ("2^3^2", "2^(3^2)"),
+    ("x^-1", "x^(-1)"),
+    ("(a+b)(a-b)", "(a + b)*(a - b)"),
+    ("3x^2", "3*(x^2)"),
+    ("2 sin(x)", "2*sin(x)"),
+    ("x y z", "(x*y)*z"),
+    ("a - b - c", "(a - b) - c"),
+    ("a / b / c", "(a/b)/c"),
+    ("-a*b", "(-a)*b"),
+    ("1.5e3x", "1500*x"),
+    ("0.1", "1/10"),
+    ("-3/4", "-3/4"),
+    ("where(x > 0, x, 0)", "where(x > 0, x, 0)"),
+    ("fabs(x) + switch(x < 1, 1, 2)", "abs(x) + where(x < 1, 1, 2)"),
+    ("pi*E", "pi*E"),
+    ("x <= y", "x <= y"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_parses_as(text: str, expected: str) -> None:
+    assert parse(text) is parse(expected)
+
+
+@pytest.mark.parametrize("text", [c[0] for c in CASES] + ["x - (y - z)", "(x^2)^3", "(-x)^2",
+                                                          "a - -b", "x*(3/4)", "-(x + y)"])
+def test_printed_text_reads_back_to_the_same_term(text: str) -> None:
+    e = parse(text)
+    assert parse(str(e)) is e
+
+
+leaves = st.one_of(st.sampled_from(["x", "y", "pi"]).map(parse),
+                   st.fractions(min_value=-50, max_value=50, max_denominator=7).map(eqsat.expr.number))
+binary = st.sampled_from(["add", "sub", "mul", "div", "pow", "lt", "max", "atan2"])
+unary = st.sampled_from(["neg", "sin", "exp", "sqrt", "abs"])
+terms = st.recursive(leaves, lambda kids: st.one_of(
+    st.builds(lambda op, a, b: eqsat.expr.make(op, a, b), binary, kids, kids),
+    st.builds(lambda op, a: eqsat.expr.make(op, a), unary, kids)), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(terms)
+def test_round_trip_property(term: eqsat.Expr) -> None:
+    assert parse(str(term)) is term
+
+
+# (text, message fragment, column of the caret)
+ERRORS = [
+    ("3x +", "unexpected end of input", 5),
+    ("f(x)", "unknown function 'f'", 1),
+    ("2 + g(x, y)", "unknown function 'g'", 5),
+    ("sin", "is a function", 1),
+    ("x $ y", "unexpected character '$'", 3),
+    ("sin(x, y)", "takes 1 argument(s), got 2", 1),
+    ("(x + 1", "unexpected end of input", 7),
+    ("x + )", "unexpected ')'", 5),
+    ("1e99999", "too large", 1),
+    ("(x = 1) + 2", "equation cannot be an operand", 1),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment", "column"), ERRORS)
+def test_errors_name_the_problem_and_point_at_it(text: str, fragment: str, column: int) -> None:
+    with pytest.raises(eqsat.ParseError) as caught:
+        parse(text)
+    error = caught.value
+    assert fragment in str(error)
+    assert error.column == column
+    assert str(error).splitlines()[-1].index("^") - 2 == column - 1
+
+
+def test_errors_on_later_lines_give_the_line() -> None:
+    with pytest.raises(eqsat.ParseError) as caught:
+        parse("x +\n* 2")
+    assert (caught.value.line, caught.value.column) == (2, 1)
+
+
+def test_empty_and_oversized_inputs() -> None:
+    with pytest.raises(eqsat.ParseError, match="empty"):
+        parse("  ")
+    with pytest.raises(eqsat.ParseError, match="nested deeper"):
+        parse("(" * (MAX_NESTING + 1) + "x" + ")" * (MAX_NESTING + 1))
+    with pytest.raises(eqsat.ParseError, match="longer than the limit"):
+        parse("x+" * 60_000 + "x")
+
+
+def test_long_flat_input_parses() -> None:
+    e = parse(" + ".join(f"x{i}" for i in range(3000)))
+    assert e.count_ops() == 2999
+
+
+def test_known_symbols_carry_their_assumptions() -> None:
+    x = eqsat.symbol("x", positive=True)
+    assert parse("log(x) + y", [x]).args[0].args[0] is x
+
+
+def test_text_is_never_evaluated() -> None:
+    with pytest.raises(eqsat.ParseError):
+        parse("__import__('os').system('echo pwned')")

@@ -1,0 +1,50 @@
+"""Every shipped rule is sound at sampled points, and the checker catches unsound ones."""
+
+from __future__ import annotations
+
+import pytest
+
+import eqsat
+from eqsat.rules import Rule, parse_rules
+from eqsat.rules.check import check_rule
+from eqsat.rules.loader import library_paths, load_rules
+
+LIBRARY = load_rules(library_paths())
+
+
+@pytest.mark.parametrize("rule", LIBRARY.rules, ids=lambda r: r.name)
+def test_shipped_rule_is_sound(rule: Rule) -> None:
+    verdict = check_rule(rule)
+    assert verdict.sound, str(verdict)
+
+
+@pytest.mark.parametrize("check", LIBRARY.checks, ids=lambda c: f"{c.lhs} == {c.rhs}")
+def test_library_check_lines_are_proven(check: eqsat.rules.Check) -> None:
+    assert eqsat.prove_equal(check.lhs, check.rhs, rulesets=LIBRARY.rulesets())
+
+
+UNSOUND = """
+[bad]
+sqrt-square:   sqrt(a^2)   => a
+log-product:   log(a * b)  => log(a) + log(b)
+pow-pow:       (a^b)^c     => a^(b*c)
+div-cancel:    a / a       => 1 + a
+exp-log:       exp(log(a)) => a          if a < 0
+"""
+
+
+@pytest.mark.parametrize("rule", parse_rules(UNSOUND, "bad.rules").rules, ids=lambda r: r.name)
+def test_unsound_rules_get_a_counterexample(rule: Rule) -> None:
+    verdict = check_rule(rule)
+    assert not verdict.sound
+    assert str(verdict).startswith(f"FAIL  {rule.name} at bad.rules:")
+
+
+def test_guards_make_rules_sound() -> None:
+    fixed = parse_rules("""
+[good]
+sqrt-square:   sqrt(a^2)   => a               if a >= 0
+log-product:   log(a * b)  => log(a) + log(b) if a > 0, b > 0
+pow-pow:       (a^b)^c     => a^(b*c)         if c is integer
+""", "good.rules")
+    assert all(check_rule(rule).sound for rule in fixed.rules)
