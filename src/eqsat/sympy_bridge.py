@@ -110,8 +110,12 @@ def _fold(op: str, items: list[Expr]) -> Expr:
 
 def _from_node(node: Any, args: list[Expr]) -> Expr:
     if isinstance(node, sympy.Symbol):
-        held = {a: True for a in ("positive", "nonnegative", "negative", "nonzero", "integer")
-                if node.assumptions0.get(a)}
+        facts = node.assumptions0
+        held = {a: True for a in ("positive", "negative", "integer") if facts.get(a)}
+        if facts.get("nonnegative") and not facts.get("positive"):
+            held["nonnegative"] = True
+        if facts.get("nonzero") and not (facts.get("positive") or facts.get("negative")):
+            held["nonzero"] = True
         return symbol(node.name, **held)
     if isinstance(node, sympy.Rational):
         return number(Fraction(int(node.p), int(node.q)))

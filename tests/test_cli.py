@@ -1,0 +1,71 @@
+"""The eqsat command: results on stdout, one-line errors with exit code 2, rule checks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def eqsat(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "eqsat.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_simplify_prints_the_result() -> None:
+    done = eqsat("simplify", "x*y/x")
+    assert (done.returncode, done.stdout) == (0, "y\n")
+
+
+def test_simplify_with_report_assumptions_and_limits() -> None:
+    done = eqsat("simplify", "exp(log(x))", "--assume", "x=positive", "--report",
+                 "--timeout", "2", "--node-limit", "500")
+    assert done.stdout == "x\n"
+    assert done.stderr.startswith("stopped: ")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("simplify", "3x + * 2"), "unexpected '*'"),
+    (("simplify", "f(x)"), "unknown function 'f'"),
+    (("simplify", "x", "--rules", "missing.rules"), "cannot read rule file"),
+    (("simplify", "x", "--assume", "x"), "--assume takes NAME=ASSUMPTION"),
+    (("simplify", "x", "--assume", "x=purple"), "unknown assumption"),
+])
+def test_user_errors_are_one_message_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = eqsat(*args)
+    assert done.returncode == 2
+    assert done.stderr.startswith("eqsat: error: ") and message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_rules_check_passes_sound_files_and_fails_unsound_ones(tmp_path: Path) -> None:
+    good = tmp_path / "good.rules"
+    good.write_text("[simplify]\nmy-double-angle: 2*cos(a)^2 - 1 => cos(2*a)\n"
+                    "check: 2*cos(t)^2 - 1 == cos(2*t)\n")
+    done = eqsat("rules", "check", str(good))
+    assert done.returncode == 0 and done.stdout.strip().endswith("2 passed, 0 failed")
+    bad = tmp_path / "bad.rules"
+    bad.write_text("[simplify]\nsqrt-sq: sqrt(a^2) => a\n")
+    done = eqsat("rules", "check", str(bad))
+    assert done.returncode == 1
+    assert "FAIL  sqrt-sq at " in done.stdout and "0 passed, 1 failed" in done.stdout
+
+
+def test_broken_rule_file_names_its_position(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.rules"
+    broken.write_text("[simplify]\nr: a + => a\n")
+    done = eqsat("rules", "check", str(broken))
+    assert done.returncode == 2 and f"{broken}:2:8: unexpected '=>'" in done.stderr
+
+
+def test_ops_lists_the_table() -> None:
+    done = eqsat("ops")
+    assert done.returncode == 0 and "log1mexp" in done.stdout
+
+
+def test_demo_runs() -> None:
+    done = eqsat("demo")
+    assert done.returncode == 0, done.stderr
+    assert "FAIL  sqrt-square-wrong" in done.stdout and "x*y/x" in done.stdout

@@ -1,0 +1,110 @@
+"""The e-graph runner: limits with stated stop reasons, reports, folding bounds, isolation."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import eqsat
+from eqsat import Limits
+from eqsat.parse import parse
+
+SUM = " + ".join(f"x{i}" for i in range(12))
+
+
+def run(text: str, limits: Limits, rules: tuple[str, ...] = ("simplify",)) -> eqsat.RunReport:
+    with eqsat.engine().session() as session:
+        session.add(parse(text))
+        return session.run(rules, limits)
+
+
+def test_small_queries_saturate() -> None:
+    report = run("sin(x)^2 + cos(x)^2", Limits())
+    assert report.stop_reason == "saturated"
+    assert report.rule_matches["pythagoras"] >= 1
+
+
+@pytest.mark.parametrize(("limits", "reason"), [
+    (Limits(iterations=3, nodes=10**6), "iterations"),
+    (Limits(nodes=400), "nodes"),
+    (Limits(seconds=0.05, nodes=10**6, iterations=10**6), "time"),
+])
+def test_each_limit_stops_the_run_and_says_so(limits: Limits, reason: str) -> None:
+    report = run(SUM, limits)
+    assert report.stop_reason == reason
+    assert report.node_history and report.nodes == report.node_history[-1]
+    if reason == "iterations":
+        assert report.iterations == 3
+
+
+def test_back_off_keeps_a_large_budget_run_bounded() -> None:
+    start = time.perf_counter()
+    report = run(SUM, Limits(nodes=20_000, seconds=3.0))
+    assert report.stop_reason in ("nodes", "time", "iterations")
+    assert time.perf_counter() - start < 6.0
+
+
+def test_report_prints_as_a_short_table() -> None:
+    report = run("x*y/x", Limits())
+    assert report.rule_matches["mul-div-self"] >= 1
+    lines = str(report).splitlines()
+    assert lines[0].startswith(f"stopped: {report.stop_reason} after {report.iterations}")
+    assert len(lines) <= 14 and "more rules" in lines[-1]
+
+
+@pytest.mark.parametrize("text", ["10^10^10", "9^9^9^9", "2^(1/3)", "(10^100)^(10^100)"])
+def test_constant_folding_is_bounded(text: str) -> None:
+    start = time.perf_counter()
+    result = eqsat.simplify(text)
+    assert time.perf_counter() - start < 5.0
+    assert eqsat.evaluate(result) == pytest.approx(eqsat.evaluate(text), rel=1e-12) \
+        or result.count_ops() > 0
+
+
+def test_exact_folding_of_small_constants() -> None:
+    assert str(eqsat.simplify("2^10 - 1000 + 1/3 + 2/3")) == "25"
+    assert str(eqsat.simplify("(-2)^(-3)")) == "-1/8"
+    assert eqsat.simplify("1/0").op == "div"  # never folded into a number
+
+
+def test_assumption_facts_do_not_leak_between_queries() -> None:
+    assert str(eqsat.simplify("exp(log(x))", assume={"x": "positive"})) == "x"
+    assert str(eqsat.simplify("exp(log(x))")) == "exp(log(x))"
+
+
+def test_conflicting_assumptions_in_one_query_are_an_error() -> None:
+    x_pos, x = eqsat.symbol("x", positive=True), eqsat.symbol("x")
+    with pytest.raises(eqsat.EqsatError, match="different assumptions"):
+        eqsat.simplify(x_pos + x)
+
+
+def test_a_session_is_unusable_after_it_ends() -> None:
+    with eqsat.engine().session() as session:
+        pass
+    with pytest.raises(eqsat.EqsatError, match="ended"):
+        session.add(parse("x"))
+
+
+def test_unknown_ruleset_is_named() -> None:
+    with pytest.raises(eqsat.EqsatError, match="unknown ruleset"):
+        eqsat.simplify("x", rulesets=["nope"])
+
+
+def test_user_rules_extend_the_library(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.rules"
+    mine.write_text("[simplify]\ndouble-angle-cos: 2*cos(a)^2 - 1 => cos(2*a)\n")
+    assert str(eqsat.simplify("2*cos(t)^2 - 1", rules=[mine])) == "cos(2*t)"
+    engine = eqsat.Engine([mine], library=False)
+    assert engine.rulesets == ["simplify"] and len(engine.rules.rules) == 1
+
+
+def test_a_rule_with_free_of_guards_compiles_and_fires(tmp_path: Path) -> None:
+    mine = tmp_path / "free.rules"
+    mine.write_text("[own]\natan2-split: atan2(a, y) => atan(a/y) if a free of y, y > 0\n")
+    y = eqsat.symbol("y", positive=True)
+    x = eqsat.symbol("x")
+    assert eqsat.prove_equal(eqsat.atan2(x, y), eqsat.atan(x / y), rules=[mine], rulesets=["own"])
+    assert not eqsat.prove_equal(eqsat.atan2(y, y), eqsat.atan(y / y), rules=[mine],
+                                 rulesets=["own"])

@@ -1,0 +1,141 @@
+"""simplify: one-line cases (start => goal), cases that must not simplify, the SymPy corpus."""
+
+from __future__ import annotations
+
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import eqsat
+from eqsat.expr import make, number
+from tests.conftest import assert_equivalent, corpus
+
+import pytest
+
+CASES = [
+    ("x*y/x", "y"),
+    ("x + x + x + x", "4*x"),
+    ("2x + 3x", "5*x"),
+    ("(x+1)^2 - (x^2 + 2x + 1)", "0"),
+    ("sin(x)^2 + cos(x)^2", "1"),
+    ("log(exp(x))", "x"),
+    ("x - x", "0"),
+    ("x/x", "1"),
+    ("x*1 + 0", "x"),
+    ("-(-x)", "x"),
+    ("x^1", "x"),
+    ("(x + 1)/(x + 1)", "1"),
+    ("2*x - x", "x"),
+    ("x/2 + x/2", "x"),
+    ("(a + b)*(a - b)", "a^2 - b^2"),
+    ("exp(x)*exp(-x)", "1"),
+    ("sqrt(x^2)", "abs(x)"),
+    ("(4 + 4*x - 2*(2 + 2*x))/(2 + 2*x)", "0"),
+    ("log(2*x) - log(2)", "log(x)"),
+    ("cosh(x)^2 - sinh(x)^2", "1"),
+    ("tan(x)*cos(x)", "sin(x)"),
+    ("abs(-x)", "abs(x)"),
+    ("0.9 - 0.8 - 0.1", "0"),
+    ("min(x, x) + where(x > 1, y, y)", "x + y"),
+]
+
+
+@pytest.mark.parametrize(("start", "goal"), CASES)
+def test_simplifies_to(start: str, goal: str) -> None:
+    result = eqsat.simplify(start)
+    assert result is eqsat.parse(goal), f"{start} gave {result}"
+
+
+ASSUMED = [
+    ("exp(log(x))", {"x": "positive"}, "x"),
+    ("sqrt(x^2)", {"x": "nonnegative"}, "x"),
+    ("abs(x)", {"x": "negative"}, "-x"),
+    ("log(x*y)", {"x": "positive", "y": "positive"}, "log(x*y)"),
+]
+
+
+@pytest.mark.parametrize(("start", "assume", "goal"), ASSUMED)
+def test_simplifies_under_assumptions(start: str, assume: dict[str, str], goal: str) -> None:
+    result = eqsat.simplify(start, assume=assume)
+    assert str(result) == goal
+
+
+# (input, a wrong answer it must not become without an assumption) -- each needs a guard
+NOT_WITHOUT_GUARD = [
+    ("exp(log(x))", "x"),
+    ("sqrt(x^2)", "x"),
+    ("(x^2)^(1/2)", "x"),
+    ("log(x^2)", "2*log(x)"),
+    ("abs(x)", "x"),
+]
+
+
+@pytest.mark.parametrize(("start", "wrong"), NOT_WITHOUT_GUARD)
+def test_guarded_rewrites_do_not_fire_without_their_guard(start: str, wrong: str) -> None:
+    result = eqsat.simplify(start)
+    assert result is not eqsat.parse(wrong)
+    assert_equivalent(eqsat.parse(start), result)
+
+
+def test_sqrt_of_square_is_abs_not_x() -> None:
+    assert eqsat.simplify("sqrt(x^2)") is eqsat.parse("abs(x)")
+
+
+def _assumptions(record: dict[str, object]) -> dict[str, str]:
+    found = {k: v for k, v in dict(record.get("assumptions") or {}).items() if v != "real"}
+    pre = str(record.get("pre") or "")
+    for clause in filter(None, (c.strip() for c in pre.split(" and "))):
+        name, _, bound = clause.partition(" > ")
+        if bound == "0":
+            found[name] = "positive"
+    return found
+
+
+SIMPLIFY_CASES = [r for r in corpus("sympy_cases.jsonl", "simplify") if "I" not in str(r["input"])]
+
+
+@pytest.mark.parametrize("record", SIMPLIFY_CASES, ids=lambda r: str(r["input"])[:40])
+def test_corpus_results_are_equal_to_their_input(record: dict[str, object]) -> None:
+    assume = _assumptions(record)
+    start = eqsat.to_expr(str(record["input"]), assume)
+    result = eqsat.simplify(start)
+    assert_equivalent(start, result)
+
+
+def test_corpus_results_are_as_small_as_sympys_expectations() -> None:
+    """How many corpus cases reach a size (SymPy's count_ops) no larger than `expect`."""
+    reached, sizes = 0, []
+    for record in SIMPLIFY_CASES:
+        result = eqsat.simplify(eqsat.to_expr(str(record["input"]), _assumptions(record)))
+        ours = sympy.count_ops(eqsat.to_sympy(result))
+        expected = sympy.count_ops(sympy.sympify(str(record["expect"])))
+        sizes.append((str(record["input"]), ours, expected))
+        reached += ours <= expected
+    print(f"\n{reached} of {len(SIMPLIFY_CASES)} corpus results no larger than SymPy's expect")
+    assert reached >= 18, sizes
+
+
+OPS = ["add", "sub", "mul", "div", "pow", "neg", "sin", "cos", "exp", "log", "sqrt", "abs",
+       "tanh", "log1p", "max"]
+
+
+def _term(draw: st.DrawFn, depth: int) -> eqsat.Expr:
+    if depth == 0 or draw(st.booleans()):
+        choice = draw(st.integers(0, 3))
+        return [eqsat.symbol("x"), eqsat.symbol("y"), number(draw(st.integers(-3, 3))),
+                number(draw(st.sampled_from([1, 2, 3])) / 2)][choice]  # type: ignore[arg-type]
+    op = draw(st.sampled_from(OPS))
+    arity = eqsat.OPS[op].arity
+    return make(op, *(_term(draw, depth - 1) for _ in range(arity)))
+
+
+@st.composite
+def terms(draw: st.DrawFn) -> eqsat.Expr:
+    return _term(draw, 4)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(terms())
+def test_property_simplify_keeps_the_value(term: eqsat.Expr) -> None:
+    result = eqsat.simplify(term, limits=eqsat.Limits(nodes=600))
+    assert_equivalent(term, result, points=40, needed=0)
