@@ -7,8 +7,8 @@ import pytest
 import sympy
 
 import eqsat
-from eqsat.parse import parse
 from eqsat.ops import ROWS
+from eqsat.parse import parse
 
 
 def test_evaluate_scalars_arrays_and_broadcasting() -> None:

@@ -11,9 +11,11 @@ from eqsat.numeric import evaluate, numpy_function, reference
 from eqsat.ops import ALIASES, OPS, ROWS, lookup
 from eqsat.parse import parse
 
-CORPUS_FUNCTIONS = ("sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh "
-                    "atanh abs fabs log1p expm1 hypot erf erfc sigmoid softplus log1mexp "
-                    "logaddexp min max where").split()
+CORPUS_FUNCTIONS = [
+    "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "abs", "fabs", "log1p", "expm1", "hypot", "erf", "erfc",
+    "sigmoid", "softplus", "log1mexp", "logaddexp", "min", "max", "where",
+]
 
 
 def test_names_are_unique_and_rows_complete() -> None:

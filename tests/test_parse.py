@@ -45,8 +45,8 @@ def test_printed_text_reads_back_to_the_same_term(text: str) -> None:
     assert parse(str(e)) is e
 
 
-leaves = st.one_of(st.sampled_from(["x", "y", "pi"]).map(parse),
-                   st.fractions(min_value=-50, max_value=50, max_denominator=7).map(eqsat.expr.number))
+fractions = st.fractions(min_value=-50, max_value=50, max_denominator=7)
+leaves = st.one_of(st.sampled_from(["x", "y", "pi"]).map(parse), fractions.map(eqsat.expr.number))
 binary = st.sampled_from(["add", "sub", "mul", "div", "pow", "lt", "max", "atan2"])
 unary = st.sampled_from(["neg", "sin", "exp", "sqrt", "abs"])
 terms = st.recursive(leaves, lambda kids: st.one_of(

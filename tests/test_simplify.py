@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,8 +10,6 @@ from hypothesis import strategies as st
 import eqsat
 from eqsat.expr import make, number
 from tests.conftest import assert_equivalent, corpus
-
-import pytest
 
 CASES = [
     ("x*y/x", "y"),

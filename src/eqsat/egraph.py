@@ -84,7 +84,7 @@ class Snapshot:
     roots: dict[str, int]  # handle -> e-class
 
 
-def _run(egraph: bindings.EGraph, *commands: object) -> list[Any]:
+def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
     """Run commands; egglog's errors and panics (a BaseException) become EqsatError."""
     try:
         return list(egraph.run_program(*commands))
@@ -313,7 +313,7 @@ def term_to_expr(termdag: bindings.TermDag, root: int,
     for index in range(root + 1):
         term = termdag.get(index)
         if isinstance(term, bindings.TermLit):
-            done[index] = term.value.value
+            done[index] = getattr(term.value, "value", None)
         elif isinstance(term, bindings.TermApp):
             args = [done[a] for a in term.args]
             done[index] = _app(term.name, args, symbol)

@@ -8,7 +8,7 @@ import re
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
-from typing import Union
+from typing import ClassVar, Union
 
 from .errors import EqsatError, LimitError
 from .ops import OPS, lookup
@@ -23,13 +23,15 @@ ExprLike = Union["Expr", int, float, Fraction]
 class Expr:
     """A term. Structurally equal terms are the same object, so `==` is identity."""
 
-    __slots__ = ("op", "args", "value", "assumptions", "_hash", "__weakref__")
-    _table: weakref.WeakValueDictionary[tuple[object, ...], Expr] = weakref.WeakValueDictionary()
+    __slots__ = ("__weakref__", "_hash", "args", "assumptions", "op", "value")
+    _table: ClassVar[weakref.WeakValueDictionary[tuple[object, ...], Expr]] = (
+        weakref.WeakValueDictionary())
 
     op: str  # "sym", "num", or a name in ops.OPS
     args: tuple[Expr, ...]
     value: str | Fraction | None  # the name of a symbol, the value of a number
     assumptions: frozenset[str]
+    _hash: int
 
     def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
                 assumptions: frozenset[str] = frozenset()) -> Expr:

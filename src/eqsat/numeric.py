@@ -45,13 +45,11 @@ def log1mexp(x: Any) -> Any:
 def numpy_function(name: str) -> Callable[..., Any]:
     """The callable behind an op's `numpy` entry: a NumPy ufunc or a helper here."""
     spec = OPS[name]
-    if spec.numpy.startswith("np."):
-        found = getattr(np, spec.numpy[3:])
-    else:
-        found = globals()[spec.numpy]
     if name == "where":
         return lambda c, a, b: np.where(np.asarray(c) != 0, a, b)
-    return found  # type: ignore[no-any-return]
+    if spec.numpy.startswith("np."):
+        return getattr(np, spec.numpy[3:])  # type: ignore[no-any-return]
+    return globals()[spec.numpy]  # type: ignore[no-any-return]
 
 
 def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:

@@ -1,4 +1,4 @@
-"""THE operator table: one row per op; parsing, printing, evaluation and the e-graph derive from it."""
+"""THE operator table: one row per op; parsing, printing, evaluation and the e-graph use it."""
 
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ _P_EQUATION, _P_COMPARE, _P_ADD, _P_MUL, _P_NEG, _P_POW = 1, 5, 10, 20, 25, 30
 
 ROWS: list[Op] = [
     # arithmetic
-    Op("add", 2, "infix", lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+", precedence=_P_ADD),
+    Op("add", 2, "infix", lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+",
+       precedence=_P_ADD),
     Op("sub", 2, "infix", lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
        precedence=_P_ADD),
     Op("mul", 2, "infix", lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import (
@@ -59,7 +60,7 @@ def exact_number(text: str, line: int = 1, column: int = 1) -> Fraction:
 
 
 @v_args(meta=True)
-class _Builder(Transformer_NonRecursive):
+class _Builder(Transformer_NonRecursive[Token, Any]):
     """Parse tree -> Expr. Names resolve to constants, known symbols, or new symbols."""
 
     def __init__(self, known: dict[str, Expr]) -> None:
@@ -93,7 +94,7 @@ class _Builder(Transformer_NonRecursive):
     def call(self, meta: object, children: list[object]) -> Expr:
         token, arguments = children
         assert isinstance(token, Token)
-        args = list(arguments.children) if isinstance(arguments, Tree) else []
+        args: list[Any] = list(arguments.children) if isinstance(arguments, Tree) else []
         spec = lookup(str(token))
         if spec is None or spec.kind == "constant":
             raise _Located(f"unknown function {str(token)!r}", token.line or 1, token.column or 1)
@@ -102,7 +103,7 @@ class _Builder(Transformer_NonRecursive):
                            token.line or 1, token.column or 1)
         return make(spec.name, *args)
 
-    def arguments(self, meta: object, children: list[Expr]) -> Tree[Expr]:
+    def arguments(self, meta: object, children: list[Any]) -> Tree[Any]:
         return Tree("arguments", children)
 
     def equation(self, meta: object, children: list[Expr]) -> Expr:
@@ -170,9 +171,10 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
     where = text if line_offset == 0 else "\n" * line_offset + text
     try:
         tree = grammar().parse(text, start=start)
-        return _Builder({s.name: s for s in known}).transform(tree)
+        built: Tree[object] | Expr = _Builder({s.name: s for s in known}).transform(tree)
+        return built
     except UnexpectedCharacters as error:
-        raise ParseError(f"unexpected character {text[error.pos_in_stream]!r}", where,
+        raise ParseError(f"unexpected character {error.char!r}", where,
                          error.line + line_offset, error.column, source) from None
     except (UnexpectedEOF, UnexpectedToken) as error:
         if isinstance(error, UnexpectedEOF) or error.token.type == "$END":

@@ -10,14 +10,14 @@ import sympy
 from .errors import EqsatError
 from .expr import Expr, make, number, postorder, symbol
 
-_DIRECT = {
+_DIRECT: dict[str, Any] = {
     "sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos,
     "tan": sympy.tan, "asin": sympy.asin, "acos": sympy.acos, "atan": sympy.atan,
     "atan2": sympy.atan2, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
     "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh, "abs": sympy.Abs,
     "erf": sympy.erf, "erfc": sympy.erfc, "min": sympy.Min, "max": sympy.Max,
 }
-_DEFINED = {  # ops SymPy has no function for, by their definitions
+_DEFINED: dict[str, Any] = {  # ops SymPy has no function for, by their definitions
     "log1p": lambda a: sympy.log(1 + a),
     "expm1": lambda a: sympy.exp(a) - 1,
     "hypot": lambda a, b: sympy.sqrt(a**2 + b**2),
@@ -138,6 +138,6 @@ def _from_node(node: Any, args: list[Expr]) -> Expr:
     if isinstance(node, sympy.Eq):
         return make("equation", *args)
     for function, name in _FROM_FUNCTION.items():
-        if isinstance(node, function):  # type: ignore[arg-type]
+        if isinstance(node, function):
             return make(name, *args)
     raise EqsatError(f"cannot convert SymPy {type(node).__name__} {node} to eqsat")

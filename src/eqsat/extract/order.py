@@ -21,9 +21,9 @@ def display_order(expr: Expr) -> Expr:
     def build(node: Expr, args: list[Expr]) -> Expr:
         if not node.args:
             return node
-        if node.op == "mul" and args[1].is_number and not args[0].is_number:
-            args = [args[1], args[0]]
-        elif node.op == "add" and args[0].is_number and not args[1].is_number:
+        number_first = node.op == "mul" and args[1].is_number and not args[0].is_number
+        number_last = node.op == "add" and args[0].is_number and not args[1].is_number
+        if number_first or number_last:
             args = [args[1], args[0]]
         if node.op in ("add", "sub"):
             flipped = _negated(args[1])

@@ -1,0 +1,25 @@
+"""Every script in examples/ runs and prints what its comments promise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.py"))
+PROMISED = {
+    "simplify_basics.py": ["y", "0", "exp(log(x))", "x", "1 -- saturated", "3.0"],
+    "custom_rules.py": ["ok    cos-double-angle", "ok    tan-half", "cos(2*t)", "tan(u/2)"],
+}
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs(script: Path) -> None:
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for promised in PROMISED[script.name]:
+        assert any(line.startswith(promised) for line in lines), (promised, lines)
