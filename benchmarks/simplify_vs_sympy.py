@@ -24,8 +24,8 @@ from eqsat.expr import tree_size
 
 CORPORA = Path(os.environ.get("EQSAT_CORPORA",
                               Path(__file__).resolve().parents[2] / "shared" / "corpora"))
-# a block that simplifies to 2*x_i + y_i; blocks use their own variables
-BLOCK = "x{i}*y{i}/x{i} + sin(z{i})^2 + cos(z{i})^2 - 1 + (x{i} + 1)^2 - x{i}^2 - 1"
+# a block of 14 nodes that simplifies to y_i + 1; blocks use their own variables
+BLOCK = "x{i}*y{i}/x{i} + sin(z{i})^2 + cos(z{i})^2"
 
 
 def corpus_cases() -> list[tuple[str, str]]:
@@ -90,9 +90,9 @@ def main() -> None:
         their_seconds, their_size = run_sympy(text, args.sympy_timeout)
         ours_ms.append(seconds * 1000)
         over_limit += seconds > limit * 1.1
-        if their_seconds is None or their_size is None:
-            print(f"{name:48} {seconds * 1000:9.1f} {'timeout':>9} {'':>7} {size:5} {'':>5}  {stop}")
-            no_larger += 1  # SymPy returned nothing within its limit
+        if their_seconds is None or their_size is None:  # left out of the comparisons
+            print(f"{name:48} {seconds * 1000:9.1f} {'timeout':>9} {'':>7} {size:5} "
+                  f"{'':>5}  {stop}")
             continue
         compared += 1
         theirs_ms.append(their_seconds * 1000)
@@ -106,8 +106,8 @@ def main() -> None:
     print(f"median time: eqsat {statistics.median(ours_ms):.1f} ms, "
           f"SymPy {statistics.median(theirs_ms):.1f} ms; "
           f"median of per-case ratios eqsat/SymPy {statistics.median(ratios):.2f}")
-    print(f"result no larger than SymPy's: {no_larger} of {len(cases)} "
-          f"({100 * no_larger / len(cases):.0f}%)")
+    print(f"result no larger than SymPy's: {no_larger} of {compared} "
+          f"({100 * no_larger / compared:.0f}%)")
     print(f"eqsat cases past the time limit ({limit:g} s + 10%): {over_limit}")
 
 

@@ -108,3 +108,32 @@ def test_a_rule_with_free_of_guards_compiles_and_fires(tmp_path: Path) -> None:
     assert eqsat.prove_equal(eqsat.atan2(x, y), eqsat.atan(x / y), rules=[mine], rulesets=["own"])
     assert not eqsat.prove_equal(eqsat.atan2(y, y), eqsat.atan(y / y), rules=[mine],
                                  rulesets=["own"])
+
+
+def test_egglog_errors_and_panics_become_eqsat_errors() -> None:
+    from fractions import Fraction
+
+    from egglog import bindings
+
+    from eqsat import egglog_terms as t
+    from eqsat.egraph import _run
+
+    engine = eqsat.Engine(library=False)
+    zero_denominator = t.call("bigrat", t.call("bigint", t.integer(1)),
+                              t.call("bigint", t.integer(0)))  # panics inside egglog
+    with pytest.raises(eqsat.EqsatError, match="e-graph"):
+        _run(engine._egraph, bindings.ActionCommand(bindings.Let(t.SPAN, "$z", zero_denominator)))
+    with pytest.raises(eqsat.EqsatError, match="e-graph error"):
+        _run(engine._egraph, bindings.ActionCommand(bindings.Let(
+            t.SPAN, "$w", t.call("NoSuchConstructor", t.num(Fraction(1))))))
+
+
+def test_an_edited_rule_file_is_reloaded(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.rules"
+    mine.write_text("[simplify]\nmy-rule: sin(a) + cos(a) => 1 + sin(a) + cos(a) - 1\n")
+    eqsat.simplify("x", rules=[mine])
+    mine.write_text("[simplify]\nmy-rule: tan(a)*cos(a) => sin(a)\n")
+    import os
+
+    os.utime(mine, (1, 1))
+    assert eqsat.engine([mine]).rules.rules[-1].lhs is parse("tan(a)*cos(a)")

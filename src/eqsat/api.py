@@ -32,13 +32,23 @@ class Simplified:
 
 
 @lru_cache(maxsize=8)
-def _engine(rule_files: tuple[str, ...]) -> Engine:
-    return Engine(rule_files)
+def _engine(rule_files: tuple[tuple[str, float], ...]) -> Engine:
+    return Engine([path for path, _ in rule_files])
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0  # loading it will say what is wrong
 
 
 def engine(rules: Iterable[str | Path] = ()) -> Engine:
-    """The shared engine for the shipped library plus these rule files (compiled once)."""
-    return _engine(tuple(str(Path(r)) for r in rules))
+    """The shared engine for the shipped library plus these rule files.
+
+    Compiled once per set of files, and again when a file changes.
+    """
+    return _engine(tuple((str(Path(r)), _modified(Path(r))) for r in rules))
 
 
 def _assumed(assume: Mapping[str, str | Iterable[str]] | None) -> list[Expr]:

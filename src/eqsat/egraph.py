@@ -34,7 +34,8 @@ class Limits:
     """Bounds on one saturation run, and the backoff scheduler's settings."""
 
     iterations: int = 30
-    nodes: int = 1_000
+    nodes: int = 1_000  # e-nodes per run, or nodes_per_input times the input's, if more
+    nodes_per_input: int = 8
     seconds: float = 5.0
     plain_nodes: int = 600  # below this many e-nodes an iteration applies every match
     match_limit: int = 500  # past it, a rule matching more in one iteration is held back
@@ -213,6 +214,7 @@ class Session:
         analyse = t.call("saturate", t.call("run", t.var(analysis.RULESET)))
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
         report = RunReport("iterations", nodes=self.node_count())
+        node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
         start = time.perf_counter()
         match_limit = limits.match_limit
         while report.iterations < limits.iterations:
@@ -239,7 +241,7 @@ class Session:
             if not output.updated:  # held-back rules count as updates, so this is a fixpoint
                 report.stop_reason = "saturated"
                 break
-            if report.nodes >= limits.nodes:
+            if report.nodes >= node_limit:
                 report.stop_reason = "nodes"
                 break
             if report.seconds >= limits.seconds:
