@@ -42,3 +42,5 @@ def test_display_order() -> None:
     assert str(display_order(x * two + two)) == "2*x + 2"
     assert str(display_order(x + eqsat.expr.number(-4) * y)) == "x - 4*y"
     assert str(display_order(x - eqsat.expr.number(-1) * y)) == "x + y"
+    assert str(display_order(eqsat.parse("-(x^(-1/2)) + y^(1/2) + x*(3*y) + y^(-2)"))) \
+        == "-1/sqrt(x) + sqrt(y) + 3*x*y + 1/y^2"

@@ -14,7 +14,8 @@ LIBRARY = load_rules(library_paths())
 
 @pytest.mark.parametrize("rule", LIBRARY.rules, ids=lambda r: r.name)
 def test_shipped_rule_is_sound(rule: Rule) -> None:
-    verdict = check_rule(rule)
+    points = 100 if rule.ruleset == "diff" else 300  # each diff side is a numerical derivative
+    verdict = check_rule(rule, points=points)
     assert verdict.sound, str(verdict)
 
 
@@ -30,6 +31,10 @@ log-product:   log(a * b)  => log(a) + log(b)
 pow-pow:       (a^b)^c     => a^(b*c)
 div-cancel:    a / a       => 1 + a
 exp-log:       exp(log(a)) => a          if a < 0
+d-sin:         diff(sin(a), x) => -cos(a)*diff(a, x)
+d-pow:         diff(a^b, x)    => a^b*(diff(b, x)*log(a) + b*diff(a, x)/a)
+d-chain:       diff(exp(a), x) => exp(a)
+d-const:       diff(a, x)      => 0
 """
 
 

@@ -6,10 +6,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .api import (
+    Function,
     Simplified,
     check_rules,
+    diff,
+    diff_report,
     engine,
     evaluate,
+    function,
+    grad,
     prove_equal,
     simplify,
     simplify_report,
@@ -41,6 +46,7 @@ __all__ = [
     "EqsatError",
     "EvaluationError",
     "Expr",
+    "Function",
     "LimitError",
     "Limits",
     "ParseError",
@@ -50,9 +56,13 @@ __all__ = [
     "Simplified",
     "SolveError",
     "check_rules",
+    "diff",
+    "diff_report",
     "engine",
     "evaluate",
     "from_sympy",
+    "function",
+    "grad",
     "load_rules",
     "parse",
     "parse_rules",
@@ -73,9 +83,9 @@ def __getattr__(name: str) -> Callable[..., Expr]:
     if spec is None or spec.kind == "constant":
         raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
 
-    def function(*args: Any) -> Expr:
+    def apply(*args: Any) -> Expr:
         return call(spec.name, *args)
 
-    function.__name__ = spec.name
-    function.__doc__ = f"{spec.name}: {spec.arity} argument(s), defined for {spec.domain}"
-    return function
+    apply.__name__ = spec.name
+    apply.__doc__ = f"{spec.name}: {spec.arity} argument(s), defined for {spec.domain}"
+    return apply

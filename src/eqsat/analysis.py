@@ -11,6 +11,7 @@ from .ops import ROWS
 from .rules.guards import SIGN_FACTS
 
 RULESET = "analysis"
+FREE_VARS_RULESET = "freevars"  # run only for rulesets whose guards ask `free of`
 MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
 MAX_FOLD_EXPONENT = 64
 
@@ -79,6 +80,7 @@ def declarations(free_vars: bool) -> list[object]:
             bindings.FunctionCommand(t.SPAN, "FreeVars", bindings.Schema([t.SORT], "StrSet"),
                                      t.call("set-intersect", t.var("old"), t.var("new"))),
         ]
+        commands.append(bindings.AddRuleset(t.SPAN, FREE_VARS_RULESET))
     commands.append(bindings.AddRuleset(t.SPAN, RULESET))
     return commands
 
@@ -174,9 +176,9 @@ def _sign_rules() -> list[object]:
 def _free_var_rules() -> list[object]:
     e = t.var("e")
     rules = [
-        t.rule("free-sym", RULESET, [t.equal(e, t.call("Sym", t.var("s")))],
+        t.rule("free-sym", FREE_VARS_RULESET, [t.equal(e, t.call("Sym", t.var("s")))],
                [bindings.Set(t.SPAN, "FreeVars", [e], t.call("set-of", t.var("s")))]),
-        t.rule("free-num", RULESET, [t.equal(e, t.call("Num", t.var("n")))],
+        t.rule("free-num", FREE_VARS_RULESET, [t.equal(e, t.call("Num", t.var("n")))],
                [bindings.Set(t.SPAN, "FreeVars", [e], t.call("set-empty"))]),
     ]
     for spec in ROWS:
@@ -187,7 +189,7 @@ def _free_var_rules() -> list[object]:
         value = t.call("set-empty")
         for s in sets:
             value = t.call("set-union", value, s) if spec.arity else value
-        rules.append(t.rule(f"free-{spec.name}", RULESET, body,
+        rules.append(t.rule(f"free-{spec.name}", FREE_VARS_RULESET, body,
                             [bindings.Set(t.SPAN, "FreeVars", [e], value)]))
     return rules
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from .egraph import Engine, Limits, RunReport
 from .errors import EqsatError
-from .expr import Expr, symbol
+from .expr import Expr, make, postorder, symbol
 from .extract import CostModel, display_order, extract_dag
 from .numeric import evaluate as _evaluate
 from .parse import parse
@@ -124,6 +124,98 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
         a, b = session.add(to_expr(first)), session.add(to_expr(second))
         session.run(rulesets, limits or Limits())
         return session.same(a, b)
+
+
+Variable = Expr | str
+
+
+def _variable(expr: Expr, wrt: Variable) -> Expr:
+    """The symbol to differentiate in: the one of that name in expr (with its assumptions)."""
+    if isinstance(wrt, Expr):
+        if not wrt.is_symbol:
+            raise EqsatError(f"can only differentiate in a symbol, not in {wrt}")
+        return wrt
+    for found in expr.free_symbols():
+        if found.name == wrt:
+            return found
+    return symbol(wrt)
+
+
+def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[Expr, RunReport]:
+    """The complete derivative, by saturating the [diff] rules (they always terminate)."""
+    with engine(rules).session() as session:
+        handle = session.add(make("diff", expr, wrt))
+        report = session.saturate(["diff"])
+        result, _ = session.extract(handle)
+    left = [node for node in postorder(result) if node.op == "diff"]
+    if left:
+        inner = left[0].args[0]
+        hint = " (a power with a varying exponent needs a base known to be positive)" \
+            if inner.op == "pow" else ""
+        raise EqsatError(f"no derivative rule applies to {inner}{hint}")
+    return result, report
+
+
+def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, *,
+                rules: Iterable[str | Path] = (), limits: Limits | None = None,
+                assume: Mapping[str, str | Iterable[str]] | None = None) -> Simplified:
+    """The n-th derivative in wrt (or mixed partials in a list of symbols, in order),
+    simplified. The derivative is always complete; the limits bound its simplification,
+    and the report says whether one cut it short."""
+    start = to_expr(expr, assume)
+    order = [wrt] * n if isinstance(wrt, (str, Expr)) else list(wrt)
+    if n < 1 or not order:
+        raise EqsatError(f"the order of a derivative is a positive integer, not {n}")
+    limits = limits or Limits()
+    deadline = time.perf_counter() + limits.seconds
+    current, total = start, RunReport("saturated")
+    for variable in order:
+        derivative, report = _differentiate(current, _variable(current, variable), rules)
+        total.absorb(report)
+        remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
+        simplified = simplify_report(derivative, rules=rules, limits=remaining)
+        total.absorb(simplified.report)
+        current = simplified.expr
+    model = CostModel()
+    return Simplified(current, total, model.tree_cost(start), model.tree_cost(current))
+
+
+def diff(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, **options: Any) -> Expr:
+    """diff("2*x^3 + 8", "x") is 6*x^2; diff(e, "x", 2); diff(e, ["x", "y"]) for d/dx then d/dy."""
+    return diff_report(expr, wrt, n, **options).expr
+
+
+def grad(expr: ExprInput, wrt: Sequence[Variable], **options: Any) -> list[Expr]:
+    """The partial derivatives in each of the symbols."""
+    start = to_expr(expr, options.pop("assume", None))
+    return [diff(start, variable, **options) for variable in wrt]
+
+
+class Function:
+    """A compiled expression with named arguments, called with values in that order."""
+
+    def __init__(self, args: Sequence[Variable], expr: ExprInput) -> None:
+        self.expr = to_expr(expr)
+        self.args = [a.name if isinstance(a, Expr) else a for a in args]
+        missing = sorted(s.name for s in self.expr.free_symbols())
+        missing = [name for name in missing if name not in self.args]
+        if missing:
+            raise EqsatError(f"{self.expr} uses {', '.join(missing)}, not among the "
+                             f"arguments {self.args}")
+
+    def __call__(self, *values: Any) -> Any:
+        if len(values) != len(self.args):
+            raise EqsatError(f"expected {len(self.args)} argument(s) {self.args}, "
+                             f"got {len(values)}")
+        return _evaluate(self.expr, dict(zip(self.args, values, strict=True)))
+
+    def __repr__(self) -> str:
+        return f"Function({self.args}, {self.expr})"
+
+
+def function(args: Sequence[Variable], expr: ExprInput) -> Function:
+    """Theano style: f = function([a, b], expr); f(1.5, 2.5) evaluates with NumPy."""
+    return Function(args, expr)
 
 
 def evaluate(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any) -> Any:

@@ -113,7 +113,8 @@ class Engine:
         self._egraph = bindings.EGraph()
         self._combined: dict[tuple[str, ...], str] = {}
         self._busy = False
-        free_vars = needs_free_vars(loaded.rules)
+        self._asks_free_vars = {r.ruleset for r in loaded.rules if needs_free_vars([r])}
+        free_vars = bool(self._asks_free_vars)
         variants = [bindings.Variant(t.SPAN, "Num", ["BigRat"], NUMBER_COST),
                     bindings.Variant(t.SPAN, "Sym", ["String"], SYMBOL_COST)]
         variants += [bindings.Variant(t.SPAN, spec.egg, [t.SORT] * spec.arity, spec.cost)
@@ -155,6 +156,7 @@ class Engine:
         finally:
             session.closed = True
             self._busy = False
+            self._combined.clear()  # combined rulesets made in the session go with its pop
             _run(self._egraph, bindings.Pop(t.SPAN, 1))
 
 
@@ -211,7 +213,7 @@ class Session:
         self._check_open()
         ruleset = self.engine._ruleset(rulesets)
         expected = set().union(*(self.engine._rule_names[n] for n in rulesets))
-        analyse = t.call("saturate", t.call("run", t.var(analysis.RULESET)))
+        analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
         report = RunReport("iterations", nodes=self.node_count())
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
@@ -250,6 +252,29 @@ class Session:
             if steps > 1 and report.nodes == before:
                 match_limit *= 2
         return report
+
+    def _analyses(self, rulesets: Sequence[str]) -> t.Term:
+        """Saturate the analyses these rulesets' guards consult."""
+        names = [analysis.RULESET]
+        if self.engine._asks_free_vars.intersection(rulesets):
+            names.append(analysis.FREE_VARS_RULESET)
+        return t.call("seq", *(t.call("saturate", t.call("run", t.var(n))) for n in names))
+
+    def saturate(self, rulesets: Sequence[str]) -> RunReport:
+        """Run to a fixpoint in one command, without limits: only for rulesets that terminate
+        (as [diff] does, pushing diff strictly inward)."""
+        self._check_open()
+        ruleset = self.engine._ruleset(rulesets)
+        analyse = self._analyses(rulesets)
+        step = t.call("saturate", t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse))
+        start = time.perf_counter()
+        output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [step]))[0]
+        expected = set().union(*(self.engine._rule_names[n] for n in rulesets))
+        matches = {name: count for name, count in output.report.num_matches_per_rule.items()
+                   if name in expected}
+        nodes = self.node_count()
+        return RunReport("saturated", len(output.report.iterations), nodes,
+                         time.perf_counter() - start, matches, [nodes])
 
     def node_count(self) -> int:
         """E-nodes of the term sort in the e-graph."""

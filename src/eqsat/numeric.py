@@ -74,6 +74,26 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
     return done[expr]
 
 
+def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | None:
+    """diff(f, x) at a point, by mpmath's numerical differentiation of f's reference."""
+    body, variable = node.args
+    if not variable.is_symbol:
+        raise EvaluationError(f"diff needs a symbol to differentiate in, not {variable}")
+
+    def along(t: mpmath.mpf) -> mpmath.mpf:  # at the raised precision diff works in
+        value = reference(body, {**values, variable.name: t}, mpmath.mp.dps)
+        if value is None:
+            raise ValueError("undefined near the point")
+        return value
+
+    if variable.name not in values:
+        raise EvaluationError(f"no value given for symbol {variable.name!r}")
+    try:
+        return mpmath.diff(along, mpmath.mpf(values[variable.name]))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
               max_magnitude: int | None = None) -> mpmath.mpf | None:
     """The exact-enough real value at a point, or None where expr is undefined or not finite.
@@ -91,6 +111,8 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
                 result = mpmath.mpf(values[node.name])
             elif node.is_number:
                 result = mpmath.mpf(node.number.numerator) / node.number.denominator
+            elif node.op == "diff":
+                result = _derivative(node, values)
             else:
                 function = OPS[node.op].reference
                 if function is None:

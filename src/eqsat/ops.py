@@ -16,8 +16,8 @@ class Op:
 
     name: str
     arity: int
-    kind: str  # "infix" | "prefix" | "function" | "constant" | "relation"
-    reference: Reference | None  # mpmath ground truth; None for equations
+    kind: str  # "infix" | "prefix" | "function" | "constant" | "relation" | "operator"
+    reference: Reference | None  # mpmath ground truth; None for equations and diff
     numpy: str  # "np.<ufunc>" or the name of a helper in eqsat.numeric
     cuda: tuple[str, str]  # (float, double) C names; "" for ops printed inline
     cost: int = 20  # extraction cost; a symbol costs 10 and a number 5
@@ -111,6 +111,10 @@ ROWS: list[Op] = [
     Op("min", 2, "function", min, "np.minimum", ("fminf", "fmin"), 12),
     Op("max", 2, "function", max, "np.maximum", ("fmaxf", "fmax"), 12),
     Op("where", 3, "function", _where, "np.where", ("", ""), 12),
+    # the derivative of the first argument in the second (a symbol); rules push it inward
+    # and its prohibitive cost keeps it out of every extracted result
+    Op("diff", 2, "operator", None, "", ("", ""), 100_000,
+       "the first argument differentiable in the second"),
     # irrational constants stay symbolic
     Op("pi", 0, "constant", lambda: +mpmath.pi, "np.pi", ("", ""), 10),
     Op("E", 0, "constant", lambda: mpmath.e + 0, "np.e", ("", ""), 10),

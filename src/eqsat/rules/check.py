@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import mpmath
 
-from ..expr import Expr
+from ..expr import Expr, make, number, postorder
 from ..numeric import reference
 from .guards import GUARDS
 from .model import Rule
@@ -84,14 +85,54 @@ def _guards_hold(rule: Rule, values: dict[str, mpmath.mpf]) -> bool:
     return True
 
 
+def _constant(rng: random.Random) -> Expr:
+    """A random constant, an integer half the time (where powers of negatives are defined)."""
+    if rng.random() < 0.5:
+        return number(rng.choice([-2, -1, 1, 2, 3]))
+    return number(Fraction(rng.randint(-30, 30), 10))
+
+
+def _smooth_function(rng: random.Random, variable: Expr) -> Expr:
+    """A random smooth function of one variable, to stand for a pattern variable."""
+    c1, c2, c3 = (number(Fraction(rng.randint(-10, 10), 10)) for _ in range(3))
+    c0 = number(Fraction(rng.choice([-1, 1]) * rng.randint(1, 10), 10))  # nonzero at x = 0
+    return c0 + c1 * variable + c2 * variable**2 + c3 * make("sin", variable)
+
+
+def _instance(rule: Rule, rng: random.Random) -> Rule:
+    """For rules about diff(., x): pattern variables become random functions of x, so both
+    sides can be evaluated by differentiation. A variable is a constant where a guard says
+    `free of x`, and half the time where it is an exponent: which power rule holds depends
+    on it. (A constant elsewhere is d-const's case; a function's derivative formula may be
+    0/0 where a constant inner function sits on its singular point, e.g. acos(1).)"""
+    differentiated = {n.args[1] for n in postorder(rule.lhs) if n.op == "diff"}
+    if not differentiated:
+        return rule
+    constant = {g.subject for g in rule.guards if g.kind == "free of"}
+    exponents = {n.args[1] for n in postorder(rule.lhs) if n.op == "pow"}
+    constant |= {v for v in exponents if rng.random() < 0.5}
+    (variable, *_) = sorted(differentiated, key=lambda v: v.name)
+    mapping = {v: _constant(rng) if v in constant else _smooth_function(rng, variable)
+               for v in rule.variables() - differentiated}
+    guards = tuple(replace(g, subject=g.subject.subs(mapping)) for g in rule.guards
+                   if g.kind != "free of")
+    return replace(rule, lhs=rule.lhs.subs(mapping), rhs=rule.rhs.subs(mapping), guards=guards)
+
+
 def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
-    """Sample until `points` tries; unsound if the right side is undefined or differs anywhere."""
+    """Sample until `points` tries; unsound if the right side is undefined or differs anywhere.
+
+    A rule about derivatives is checked on random instances, each side evaluated with
+    mpmath's numerical differentiation.
+    """
     rng = random.Random(zlib.crc32(rule.name.encode()))
-    variables: list[Expr] = sorted(rule.variables(), key=lambda v: v.name)
     integers = {g.subject for g in rule.guards if g.kind == "is integer"}
     zeros = {g.subject for g in rule.guards if g.kind == "== 0"}
     tested = 0
+    original = rule
     for _ in range(points):
+        rule = _instance(original, rng)
+        variables: list[Expr] = sorted(rule.variables(), key=lambda v: v.name)
         values = {v.name: mpmath.mpf(_sample(rng, v in integers, v in zeros)) for v in variables}
         if not _guards_hold(rule, values):
             continue
@@ -104,7 +145,7 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
             right = reference(rule.rhs, values, RAISED_DIGITS[-1])
         point = {k: float(v) for k, v in values.items()}
         if right is None:
-            return Verdict(rule, tested, point, f"left side is {float(left):.6g} but the right "
+            return Verdict(original, tested, point, f"left side is {float(left):.6g} but the right "
                                                 f"side is undefined")
         if not _close(left, right):
             left, right = _stable(rule.lhs, values), _stable(rule.rhs, values)
@@ -112,8 +153,9 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
                 tested -= 1  # no precision settles it here: not evidence either way
                 continue
             if not _close(left, right):
-                return Verdict(rule, tested, point, f"left side is {float(left):.17g}, right "
+                return Verdict(original, tested, point, f"left side is {float(left):.17g}, right "
                                                     f"side is {float(right):.17g}")
+    rule = original
     if tested < needed:
         return Verdict(rule, tested, {}, f"only {tested} of {points} sampled points satisfy the "
                                          f"guards with the left side defined")
