@@ -137,3 +137,17 @@ def test_an_edited_rule_file_is_reloaded(tmp_path: Path) -> None:
 
     os.utime(mine, (1, 1))
     assert eqsat.engine([mine]).rules.rules[-1].lhs is parse("tan(a)*cos(a)")
+
+
+@pytest.mark.parametrize("text", ["(x - x)/(x - x)", "where(x > 0, x + 1, 0/0)",
+                                  "x*(y - y)/(y - y) + x",
+                                  "1*log(x - x)^(1 - 1)*((1 - 1)/(x - x))"])
+def test_terms_defined_nowhere_cannot_equate_different_numbers(text: str) -> None:
+    """0/0 is both 0 (0/a => 0) and 1 (a/a => 1) vacuously; the run stops at the
+    contradiction and keeps the last result from before it."""
+    from tests.conftest import assert_equivalent
+
+    result = eqsat.simplify_report(text)
+    assert result.report.stop_reason == "contradiction"
+    assert_equivalent(parse(text), result.expr, needed=0)
+    assert not eqsat.prove_equal("(x - x)/(x - x)", "0")

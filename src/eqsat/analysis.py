@@ -10,8 +10,13 @@ from . import egglog_terms as t
 from .ops import ROWS
 from .rules.guards import SIGN_FACTS
 
-RULESET = "analysis"
+FOLD_RULESET = "fold"  # exact constant folding: unions numbers with their computations
+SIGN_RULESET = "signs"  # sign and integer facts that guards consult
 FREE_VARS_RULESET = "freevars"  # run only for rulesets whose guards ask `free of`
+# An e-class holding two different numbers or symbols: rules that extend a domain (a/a => 1,
+# 0/a => 0) are each sound, but on a term defined nowhere (0/0) their unions chain into 0 = 1.
+# A run that derives this stops, and its results are not used.
+CONTRADICTION = "Contradiction"
 MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
 MAX_FOLD_EXPONENT = 64
 
@@ -73,15 +78,19 @@ FALSE = t.num(Fraction(0))
 
 def declarations(free_vars: bool) -> list[object]:
     """The relations and functions analyses fill, and the ruleset that fills them."""
-    commands: list[object] = [bindings.Relation(t.SPAN, fact, [t.SORT]) for fact in SIGN_FACTS]
-    if free_vars:
+    commands: list[object] = [bindings.Relation(t.SPAN, fact, [t.SORT])
+                              for fact in (*SIGN_FACTS, CONTRADICTION)]
+    if free_vars:  # bitmasks: a symbol's bit comes from VarBit, set per query
+        intersect = t.call("&", t.var("old"), t.var("new"))
         commands += [
-            bindings.Sort(t.SPAN, "StrSet", ("Set", [t.var("String")])),
-            bindings.FunctionCommand(t.SPAN, "FreeVars", bindings.Schema([t.SORT], "StrSet"),
-                                     t.call("set-intersect", t.var("old"), t.var("new"))),
+            bindings.FunctionCommand(t.SPAN, "VarBit", bindings.Schema(["String"], "i64"),
+                                     intersect),
+            bindings.FunctionCommand(t.SPAN, "FreeVars", bindings.Schema([t.SORT], "i64"),
+                                     intersect),
         ]
         commands.append(bindings.AddRuleset(t.SPAN, FREE_VARS_RULESET))
-    commands.append(bindings.AddRuleset(t.SPAN, RULESET))
+    commands += [bindings.AddRuleset(t.SPAN, FOLD_RULESET),
+                 bindings.AddRuleset(t.SPAN, SIGN_RULESET)]
     return commands
 
 
@@ -102,23 +111,24 @@ def _folding_rules() -> list[object]:
         body = [t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b))), *_small(a), *_small(b)]
         if name == "div":
             body.append(t.fact(t.call("!=", b, ZERO)))
-        rules.append(t.rule(f"fold-{name}", RULESET, body,
+        rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
                             [t.union(e, t.call("Num", t.call(prim, a, b)))]))
     for name, prim in _FOLD_UNARY.items():
         body = [t.equal(e, t.op(name, t.call("Num", a)))]
-        rules.append(t.rule(f"fold-{name}", RULESET, body,
+        rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
                             [t.union(e, t.call("Num", t.call(prim, a)))]))
     for name, (when_true, when_false) in _FOLD_COMPARE.items():
         match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
-        rules.append(t.rule(f"fold-{name}-true", RULESET, [match, t.fact(t.call(when_true, a, b))],
-                            [t.union(e, ONE)]))
-        rules.append(t.rule(f"fold-{name}-false", RULESET,
+        rules.append(t.rule(f"fold-{name}-true", FOLD_RULESET,
+                            [match, t.fact(t.call(when_true, a, b))], [t.union(e, ONE)]))
+        rules.append(t.rule(f"fold-{name}-false", FOLD_RULESET,
                             [match, t.fact(t.call(when_false, a, b))], [t.union(e, FALSE)]))
     for name, holds_true in (("eq", True), ("ne", False)):
         match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
-        rules.append(t.rule(f"fold-{name}-same", RULESET, [match, t.equal(a, b)],
+        rules.append(t.rule(f"fold-{name}-same", FOLD_RULESET, [match, t.equal(a, b)],
                             [t.union(e, ONE if holds_true else FALSE)]))
-        rules.append(t.rule(f"fold-{name}-differ", RULESET, [match, t.fact(t.call("!=", a, b))],
+        rules.append(t.rule(f"fold-{name}-differ", FOLD_RULESET,
+                            [match, t.fact(t.call("!=", a, b))],
                             [t.union(e, FALSE if holds_true else ONE)]))
     # integer powers with a bounded exponent; a negative one needs a nonzero base
     bound = MAX_FOLD_EXPONENT
@@ -127,8 +137,9 @@ def _folding_rules() -> list[object]:
                  t.fact(t.call("<=", b, t.bigrat(Fraction(bound)))),
                  t.fact(t.call(">=", b, t.bigrat(Fraction(-bound))))]
     result = [t.union(e, t.call("Num", t.call("pow", a, b)))]
-    rules.append(t.rule("fold-pow", RULESET, [*pow_match, t.fact(t.call(">=", b, ZERO))], result))
-    rules.append(t.rule("fold-pow-negative", RULESET,
+    rules.append(t.rule("fold-pow", FOLD_RULESET, [*pow_match, t.fact(t.call(">=", b, ZERO))],
+                        result))
+    rules.append(t.rule("fold-pow-negative", FOLD_RULESET,
                         [*pow_match, t.fact(t.call("<", b, ZERO)), t.fact(t.call("!=", a, ZERO))],
                         result))
     return rules
@@ -139,62 +150,87 @@ def _sign_rules() -> list[object]:
     rules = []
     number = t.equal(e, t.call("Num", n))
     for fact, test in (("Pos", t.call(">", n, ZERO)), ("Neg", t.call("<", n, ZERO))):
-        rules.append(t.rule(f"sign-num-{fact}", RULESET, [number, t.fact(test)],
+        rules.append(t.rule(f"sign-num-{fact}", SIGN_RULESET, [number, t.fact(test)],
                             [t.action(t.call(fact, e))]))
-    rules.append(t.rule("sign-num-Zero", RULESET, [number, t.equal(n, ZERO)],
+    rules.append(t.rule("sign-num-Zero", SIGN_RULESET, [number, t.equal(n, ZERO)],
                         [t.action(t.call("Zero", e))]))
-    rules.append(t.rule("int-num", RULESET,
+    rules.append(t.rule("int-num", SIGN_RULESET,
                         [number, t.equal(t.call("denom", n), t.call("bigint", t.integer(1)))],
                         [t.action(t.call("IsInt", e))]))
     half = t.call("/", n, t.bigrat(Fraction(2)))
-    rules.append(t.rule("sign-even-power", RULESET,
+    rules.append(t.rule("sign-even-power", SIGN_RULESET,
                         [t.equal(e, t.op("pow", t.var("a"), t.call("Num", n))),
                          t.equal(t.call("floor", half), half)],
                         [t.action(t.call("NonNeg", e))]))
-    rules.append(t.rule("int-power", RULESET,
+    rules.append(t.rule("int-power", SIGN_RULESET,
                         [t.equal(e, t.op("pow", t.var("a"), t.call("Num", n))),
                          t.fact(t.call("IsInt", t.var("a"))),
                          t.equal(t.call("denom", n), t.call("bigint", t.integer(1))),
                          t.fact(t.call(">=", n, ZERO))],
                         [t.action(t.call("IsInt", e))]))
     for name in ("pi", "E"):
-        rules.append(t.rule(f"sign-{name}", RULESET, [t.equal(e, t.op(name))],
+        rules.append(t.rule(f"sign-{name}", SIGN_RULESET, [t.equal(e, t.op(name))],
                             [t.action(t.call("Pos", e))]))
     for index, (name, needs, concluded) in enumerate(_SIGN_TABLE):
         args = _args(len(needs))
         body = [t.equal(e, t.op(name, *args))]
         body += [t.fact(t.call(need, arg)) for need, arg in zip(needs, args, strict=True) if need]
-        rules.append(t.rule(f"sign-{name}-{index}", RULESET, body,
+        rules.append(t.rule(f"sign-{name}-{index}", SIGN_RULESET, body,
                             [t.action(t.call(concluded, e))]))
     for needs_all, concluded in _IMPLIED:
         body = [t.fact(t.call(need, e)) for need in needs_all]
-        rules.append(t.rule(f"imply-{'-'.join(needs_all)}-{concluded}", RULESET, body,
+        rules.append(t.rule(f"imply-{'-'.join(needs_all)}-{concluded}", SIGN_RULESET, body,
                             [t.action(t.call(concluded, e))]))
     return rules
 
 
 def _free_var_rules() -> list[object]:
+    """FreeVars(e): the bits of the symbols e depends on; an e-class keeps the intersection
+    over its e-nodes, since equal terms depend on no symbol that one of them lacks."""
     e = t.var("e")
     rules = [
-        t.rule("free-sym", FREE_VARS_RULESET, [t.equal(e, t.call("Sym", t.var("s")))],
-               [bindings.Set(t.SPAN, "FreeVars", [e], t.call("set-of", t.var("s")))]),
+        t.rule("free-sym", FREE_VARS_RULESET,
+               [t.equal(e, t.call("Sym", t.var("s"))),
+                t.equal(t.var("bit"), t.call("VarBit", t.var("s")))],
+               [bindings.Set(t.SPAN, "FreeVars", [e], t.var("bit"))]),
         t.rule("free-num", FREE_VARS_RULESET, [t.equal(e, t.call("Num", t.var("n")))],
-               [bindings.Set(t.SPAN, "FreeVars", [e], t.call("set-empty"))]),
+               [bindings.Set(t.SPAN, "FreeVars", [e], t.integer(0))]),
     ]
     for spec in ROWS:
         args = _args(spec.arity)
-        sets = [t.var(f"s{i}") for i in range(spec.arity)]
+        masks = [t.var(f"m{i}") for i in range(spec.arity)]
         body = [t.equal(e, t.op(spec.name, *args))]
-        body += [t.equal(s, t.call("FreeVars", a)) for s, a in zip(sets, args, strict=True)]
-        value = t.call("set-empty")
-        for s in sets:
-            value = t.call("set-union", value, s) if spec.arity else value
+        body += [t.equal(m, t.call("FreeVars", a)) for m, a in zip(masks, args, strict=True)]
+        value = t.integer(0)
+        for mask in masks:
+            value = t.call("|", value, mask)
         rules.append(t.rule(f"free-{spec.name}", FREE_VARS_RULESET, body,
                             [bindings.Set(t.SPAN, "FreeVars", [e], value)]))
     return rules
 
 
+def _contradiction_rules() -> list[object]:
+    e, a, b = t.var("e"), t.var("a"), t.var("b")
+    flag = [t.action(t.call(CONTRADICTION, e))]
+    return [
+        t.rule("contradiction-numbers", FOLD_RULESET,
+               [t.equal(e, t.call("Num", a)), t.equal(e, t.call("Num", b)),
+                t.fact(t.call("!=", a, b))], flag),
+        t.rule("contradiction-symbols", FOLD_RULESET,
+               [t.equal(e, t.call("Sym", a)), t.equal(e, t.call("Sym", b)),
+                t.fact(t.call("!=", a, b))], flag),
+        t.rule("contradiction-symbol-number", FOLD_RULESET,
+               [t.equal(e, t.call("Sym", a)), t.equal(e, t.call("Num", b))], flag),
+    ]
+
+
+def contradicted() -> t.Term:
+    """The fact that some e-class is contradictory (a `:until` condition)."""
+    return t.call(CONTRADICTION, t.var("e"))
+
+
 def rules(free_vars: bool) -> list[object]:
     """Every analysis rule; free-variable sets only when some guard needs them."""
-    return [*_folding_rules(), *_sign_rules(), *(_free_var_rules() if free_vars else [])]
+    return [*_folding_rules(), *_contradiction_rules(), *_sign_rules(),
+            *(_free_var_rules() if free_vars else [])]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from .egraph import Engine, Limits, RunReport
 from .errors import EqsatError
-from .expr import Expr, make, postorder, symbol
+from .expr import Expr, make, postorder, rebuild, symbol
 from .extract import CostModel, display_order, extract_dag
 from .numeric import evaluate as _evaluate
 from .parse import parse
@@ -19,6 +19,7 @@ from .rules import load_rules
 from .rules.check import Verdict, check_rule
 
 ExprInput = Expr | str
+DIFF_RULESET = "diff"
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,22 @@ def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None =
     return parse(value, known)
 
 
+def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
+    """Replace every diff(e, x) in expr by its complete derivative, innermost first."""
+    total = RunReport("saturated")
+
+    def build(node: Expr, args: list[Expr]) -> Expr:
+        if node.op != "diff":
+            return make(node.op, *args) if node.args else node
+        derivative, report = _differentiate(args[0], args[1], rules)
+        total.absorb(report)
+        return derivative
+
+    if not any(node.op == "diff" for node in postorder(expr)):
+        return expr, total
+    return rebuild(expr, build), total
+
+
 def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                     rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
                     assume: Mapping[str, str | Iterable[str]] | None = None,
@@ -80,16 +97,22 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     """
     if cost not in ("tree", "dag"):
         raise EqsatError(f"unknown cost {cost!r}: use 'tree' or 'dag'")
+    if DIFF_RULESET in rulesets:
+        raise EqsatError("the [diff] rules run to completion of their own: use eqsat.diff, "
+                         "or write diff(e, x) in the expression")
     limits = limits or Limits()
     start = to_expr(expr, assume)
     model = CostModel()
     measure = model.tree_cost if cost == "tree" else model.dag_cost
-    best, total = start, RunReport("saturated")
+    expanded, total = expand_derivatives(start, rules)
+    best = expanded
     deadline = time.perf_counter() + limits.seconds
     for _ in range(rounds):
         remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
         found, report = _saturate_once(best, rules, rulesets, remaining, cost, model)
         total.absorb(report)
+        if report.stop_reason == "contradiction":  # its e-graph equated different numbers
+            break
         improved = measure(found) < measure(best)
         if improved:
             best = found
@@ -120,10 +143,13 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
                 library: bool = True) -> bool:
     """Whether saturation puts both expressions in one e-class (a proof of equality)."""
     chosen = engine(rules) if library else Engine(rules, library=False)
+    wanted = [name for name in rulesets if name != DIFF_RULESET] or ["simplify"]
+    left, _ = expand_derivatives(to_expr(first), rules)
+    right, _ = expand_derivatives(to_expr(second), rules)
     with chosen.session() as session:
-        a, b = session.add(to_expr(first)), session.add(to_expr(second))
-        session.run(rulesets, limits or Limits())
-        return session.same(a, b)
+        a, b = session.add(left), session.add(right)
+        report = session.run(wanted, limits or Limits())
+        return report.stop_reason != "contradiction" and session.same(a, b)
 
 
 Variable = Expr | str
@@ -144,8 +170,9 @@ def _variable(expr: Expr, wrt: Variable) -> Expr:
 def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[Expr, RunReport]:
     """The complete derivative, by saturating the [diff] rules (they always terminate)."""
     with engine(rules).session() as session:
+        session.add(wrt)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("diff", expr, wrt))
-        report = session.saturate(["diff"])
+        report = session.saturate([DIFF_RULESET])
         result, _ = session.extract(handle)
     left = [node for node in postorder(result) if node.op == "diff"]
     if left:

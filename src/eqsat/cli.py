@@ -1,4 +1,4 @@
-"""The `eqsat` command: simplify, check rule files, list ops, and a demo tour."""
+"""The `eqsat` command: simplify, diff, check rule files, list ops, and a demo tour."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .api import check_rules, prove_equal, simplify_report
+from .api import check_rules, diff_report, prove_equal, simplify_report
 from .egraph import Limits
 from .errors import EqsatError
 from .ops import ROWS
@@ -37,6 +37,19 @@ def _simplify(args: argparse.Namespace) -> int:
     if args.report:
         print(result.report, file=sys.stderr)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    variables = [v.strip() for given in args.wrt for v in given.split(",") if v.strip()]
+    if not variables:
+        raise EqsatError("--wrt names the symbol(s) to differentiate in")
+    wrt = variables[0] if len(variables) == 1 else variables
+    result = diff_report(args.expression, wrt, args.order, rules=args.rules,
+                         limits=_limits(args), assume=_assumptions(args.assume))
+    print(result.expr)
+    if args.report:
+        print(result.report, file=sys.stderr)
     return 0
 
 
@@ -73,23 +86,34 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _query_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("expression")
+    command.add_argument("--rules", action="append", default=[], metavar="FILE",
+                         help="also load this .rules file (repeatable)")
+    command.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
+                         help="e.g. x=positive or x=nonnegative,integer")
+    command.add_argument("--report", action="store_true", help="print the run report")
+    command.add_argument("--timeout", type=float, help="seconds for the whole run")
+    command.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
+    command.add_argument("--iterations", type=int, help="iterations per saturation round")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="eqsat", description="Symbolic algebra by equality "
                                   "saturation on e-graphs.")
     commands = top.add_subparsers(dest="command", required=True)
 
     simplify = commands.add_parser("simplify", help="simplify an expression")
-    simplify.add_argument("expression")
-    simplify.add_argument("--rules", action="append", default=[], metavar="FILE",
-                          help="also load this .rules file (repeatable)")
-    simplify.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
-                          help="e.g. x=positive or x=nonnegative,integer")
-    simplify.add_argument("--report", action="store_true", help="print the run report")
-    simplify.add_argument("--timeout", type=float, help="seconds for the whole run")
-    simplify.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
-    simplify.add_argument("--iterations", type=int, help="iterations per saturation round")
+    _query_options(simplify)
     simplify.add_argument("--cost", choices=["tree", "dag"], default="tree")
     simplify.set_defaults(run=_simplify)
+
+    diff = commands.add_parser("diff", help="differentiate, then simplify")
+    _query_options(diff)
+    diff.add_argument("--wrt", action="append", required=True, metavar="X",
+                      help="the symbol; several (--wrt x --wrt y, or x,y) for mixed partials")
+    diff.add_argument("--order", type=int, default=1, help="n-th derivative (default 1)")
+    diff.set_defaults(run=_diff)
 
     rules = commands.add_parser("rules", help="work with .rules files")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True)

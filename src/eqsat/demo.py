@@ -6,8 +6,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .api import check_rules, evaluate, simplify, simplify_report
+from .api import check_rules, diff, evaluate, function, grad, simplify, simplify_report
 from .errors import ParseError
+from .expr import symbols
 from .parse import parse
 from .rules.check import check_rule
 from .rules.loader import parse_rules
@@ -67,6 +68,20 @@ def run_demo() -> None:
           f"{simplify('exp(log(x))', assume={'x': 'positive'})}")
     print(f"  sqrt(x^2), x nonnegative          ->  "
           f"{simplify('sqrt(x^2)', assume={'x': 'nonnegative'})}")
+
+    _heading("diff: rules push diff(e, x) inward, then simplify cleans up")
+    for text, wrt, order in [("2*x^3 + 8", "x", 1), ("2*x^3 + 8", "x", 2),
+                             ("sin(x)^2", "x", 1), ("x*(x + 1)^3", "x", 1),
+                             ("acos(x)", "x", 1), ("sigmoid(x)", "x", 1),
+                             ("x^2*y + exp(x*y)", ["x", "y"], 1)]:
+        if isinstance(wrt, str):
+            label = f"d/d{wrt}" if order == 1 else f"d{order}/d{wrt}{order}"
+        else:
+            label = "d/d" + " d/d".join(wrt)
+        print(f"  {label:10} {text:20} =  {diff(text, wrt, order)}")
+    a, b = symbols("a b")
+    f = function([a, b], grad(a * b, [a])[0])
+    print(f"  Theano's gradient of a*b in a, at (1.5, 2.5): {f(1.5, 2.5)}")
 
     _heading("the run report: why it stopped and which rules fired")
     print("  " + str(simplify_report("(x + 1)^2 - (x^2 + 2x + 1)").report).replace("\n", "\n  "))

@@ -22,6 +22,7 @@ from .rules.compile import needs_free_vars, rewrite_command
 from .rules.loader import check_unique
 
 SYMBOL_COST = 10
+MAX_VARIABLE_BITS = 62
 NUMBER_COST = 5
 _BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}
 _CONSTRUCTORS = frozenset({"Num", "Sym", *_BY_CONSTRUCTOR})
@@ -47,7 +48,7 @@ class Limits:
 class RunReport:
     """Why a run stopped, how large the e-graph grew, and which rules fired how often."""
 
-    stop_reason: str  # "saturated" | "iterations" | "nodes" | "time"
+    stop_reason: str  # "saturated" | "iterations" | "nodes" | "time" | "contradiction"
     iterations: int = 0
     nodes: int = 0
     seconds: float = 0.0
@@ -169,6 +170,7 @@ class Session:
         self.closed = False
         self._names: dict[Expr, str] = {}
         self._assumed: dict[str, frozenset[str]] = {}
+        self._bits: dict[str, int] = {}
 
     def add(self, expr: Expr) -> str:
         """Put a term in the e-graph; returns its handle (a global name)."""
@@ -189,6 +191,7 @@ class Session:
             self._names[node] = name
             if node.is_symbol:  # facts about a symbol follow its definition
                 commands += self._facts(node, name)
+                commands += self._variable_bit(node.name)
         _run(self.egraph, *commands)
         return self._names[expr]
 
@@ -197,6 +200,15 @@ class Session:
         if held != node.assumptions:
             raise EqsatError(f"symbol {node.name!r} appears with different assumptions: "
                              f"{sorted(held)} and {sorted(node.assumptions)}")
+
+    def _variable_bit(self, name: str) -> list[object]:
+        """The symbol's bit for `free of` guards; past 62 symbols they share one bit, which
+        only makes `free of` more cautious."""
+        if not self.engine._asks_free_vars or name in self._bits:
+            return []
+        self._bits[name] = 1 << min(len(self._bits), MAX_VARIABLE_BITS)
+        return [bindings.ActionCommand(bindings.Set(t.SPAN, "VarBit", [t.string(name)],
+                                                    t.integer(self._bits[name])))]
 
     def _facts(self, node: Expr, name: str) -> list[object]:
         return [bindings.ActionCommand(t.action(t.call(_ASSUMPTION_FACTS[a], t.var(name))))
@@ -216,6 +228,9 @@ class Session:
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
         report = RunReport("iterations", nodes=self.node_count())
+        if self._sizes()[1]:
+            report.stop_reason = "contradiction"
+            return report
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
         start = time.perf_counter()
         match_limit = limits.match_limit
@@ -237,9 +252,12 @@ class Session:
             for name, count in output.num_matches_per_rule.items():
                 if name in expected:
                     report.rule_matches[name] = report.rule_matches.get(name, 0) + count
-            report.nodes = self.node_count()
+            report.nodes, contradiction = self._sizes()
             report.node_history.append(report.nodes)
             report.seconds = time.perf_counter() - start
+            if contradiction:
+                report.stop_reason = "contradiction"
+                break
             if not output.updated:  # held-back rules count as updates, so this is a fixpoint
                 report.stop_reason = "saturated"
                 break
@@ -253,19 +271,28 @@ class Session:
                 match_limit *= 2
         return report
 
-    def _analyses(self, rulesets: Sequence[str]) -> t.Term:
-        """Saturate the analyses these rulesets' guards consult."""
-        names = [analysis.RULESET]
+    def _analyses(self, rulesets: Sequence[str], folding: bool = True) -> t.Term:
+        """Saturate the analyses these rulesets' guards consult, and constant folding."""
+        steps = []
+        if folding:  # folding stops at a contradiction, which would make it endless
+            steps.append(t.call("saturate", t.call("run", t.var(analysis.FOLD_RULESET),
+                                                   t.var(":until"), analysis.contradicted())))
+        names = [analysis.SIGN_RULESET]
         if self.engine._asks_free_vars.intersection(rulesets):
             names.append(analysis.FREE_VARS_RULESET)
-        return t.call("seq", *(t.call("saturate", t.call("run", t.var(n))) for n in names))
+        steps += [t.call("saturate", t.call("run", t.var(n))) for n in names]
+        return t.call("seq", *steps)
 
     def saturate(self, rulesets: Sequence[str]) -> RunReport:
         """Run to a fixpoint in one command, without limits: only for rulesets that terminate
-        (as [diff] does, pushing diff strictly inward)."""
+        (as [diff] does, pushing diff strictly inward).
+
+        Constant folding stays off: it puts 1^2 in the e-class of 1, and rules that
+        descend into subterms (as diff's do) would follow such cycles without end.
+        """
         self._check_open()
         ruleset = self.engine._ruleset(rulesets)
-        analyse = self._analyses(rulesets)
+        analyse = self._analyses(rulesets, folding=False)
         step = t.call("saturate", t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse))
         start = time.perf_counter()
         output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [step]))[0]
@@ -278,8 +305,13 @@ class Session:
 
     def node_count(self) -> int:
         """E-nodes of the term sort in the e-graph."""
-        sizes = _run(self.egraph, bindings.PrintSize(t.SPAN, None))[0].sizes
-        return sum(size for name, size in sizes if name in _CONSTRUCTORS)
+        return self._sizes()[0]
+
+    def _sizes(self) -> tuple[int, bool]:
+        """E-nodes of the term sort, and whether a contradiction was derived."""
+        sizes = dict(_run(self.egraph, bindings.PrintSize(t.SPAN, None))[0].sizes)
+        nodes = sum(size for name, size in sizes.items() if name in _CONSTRUCTORS)
+        return nodes, sizes.get(analysis.CONTRADICTION, 0) > 0
 
     def same(self, first: str, second: str) -> bool:
         """Whether two handles are in one e-class."""

@@ -78,6 +78,8 @@ def _arithmetic(op: str, args: list[Any]) -> Any:
         return -args[0]
     if op == "equation":
         return sympy.Eq(args[0], args[1], evaluate=False)
+    if op == "diff":
+        return sympy.Derivative(args[0], args[1])
     if op == "pi":
         return sympy.pi
     if op == "E":
@@ -93,12 +95,23 @@ def from_sympy(value: Any) -> Expr:
         node, ready = stack.pop()
         if node in done:
             continue
+        if isinstance(node, sympy.Derivative):  # its arguments hold (variable, count) pairs
+            done[node] = _derivative(node)
+            continue
         if not ready and node.args:
             stack.append((node, True))
             stack.extend((a, False) for a in node.args)
             continue
         done[node] = _from_node(node, [done[a] for a in node.args])
     return done[sympy.sympify(value)]
+
+
+def _derivative(node: Any) -> Expr:
+    result = from_sympy(node.expr)
+    for variable, count in node.variable_count:
+        for _ in range(int(count)):
+            result = make("diff", result, from_sympy(variable))
+    return result
 
 
 def _fold(op: str, items: list[Expr]) -> Expr:

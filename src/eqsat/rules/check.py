@@ -115,7 +115,7 @@ def _instance(rule: Rule, rng: random.Random) -> Rule:
     mapping = {v: _constant(rng) if v in constant else _smooth_function(rng, variable)
                for v in rule.variables() - differentiated}
     guards = tuple(replace(g, subject=g.subject.subs(mapping)) for g in rule.guards
-                   if g.kind != "free of")
+                   if g.kind not in ("free of", "depends on"))
     return replace(rule, lhs=rule.lhs.subs(mapping), rhs=rule.rhs.subs(mapping), guards=guards)
 
 

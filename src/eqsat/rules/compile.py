@@ -27,16 +27,19 @@ def _conditions(guard: Guard, index: int) -> list[t.Term]:
     subject = pattern(guard.subject)
     if guard.kind == "is const":
         return [t.equal(subject, t.call("Num", t.var(f"gv_const{index}")))]
-    if guard.kind == "free of":
+    if guard.kind in ("free of", "depends on"):
         assert guard.argument is not None
-        name = t.var(f"gv_name{index}")
+        name, bit = t.var(f"gv_name{index}"), t.var(f"gv_bit{index}")
+        shared = t.call("&", t.call("FreeVars", subject), bit)
+        test = t.equal(shared, t.integer(0)) if guard.kind == "free of" else \
+            t.fact(t.call("!=", shared, t.integer(0)))
         return [t.equal(pattern(guard.argument), t.call("Sym", name)),
-                t.fact(t.call("set-not-contains", t.call("FreeVars", subject), name))]
+                t.equal(bit, t.call("VarBit", name)), test]
     return [t.fact(t.call(GUARDS[guard.kind].fact, subject))]
 
 
 def needs_free_vars(rules: list[Rule]) -> bool:
-    return any(g.kind == "free of" for rule in rules for g in rule.guards)
+    return any(g.kind in ("free of", "depends on") for rule in rules for g in rule.guards)
 
 
 def rewrite_command(rule: Rule) -> object:

@@ -28,6 +28,9 @@ GUARDS: dict[str, GuardKind] = {
     "is integer": GuardKind("is integer", "IsInt", lambda v: v == mpmath.floor(v)),
     "is const": GuardKind("is const", "", lambda v: True, on_variables_only=True),
     "free of": GuardKind("free of", "", lambda v: True, on_variables_only=True),
+    # every form of the subject mentions the symbol: structural diff rules use it, so that
+    # a constant e-class (which may hold terms built from itself) is left to d-const
+    "depends on": GuardKind("depends on", "", lambda v: True),
 }
 
 SIGN_FACTS = tuple(kind.fact for kind in GUARDS.values() if kind.fact)

@@ -48,10 +48,11 @@ def _guard(tree: Tree[object], origin: Origin) -> Guard:
         if kind not in GUARDS:
             raise _fail(origin, f"unknown guard '{kind}'; known: {describe()}")
         return Guard(kind, subject)
-    subject, _, _, variable = parts  # free_guard
+    subject, *_, variable = parts  # free_guard, depends_guard
     assert isinstance(subject, Expr) and isinstance(variable, Token)
+    kind = "free of" if tree.data == "free_guard" else "depends on"
     try:
-        return Guard("free of", subject, symbol(str(variable)))
+        return Guard(kind, subject, symbol(str(variable)))
     except EqsatError as error:
         raise _fail(origin, str(error)) from None
 
