@@ -69,3 +69,10 @@ def test_demo_runs() -> None:
     done = eqsat("demo")
     assert done.returncode == 0, done.stderr
     assert "FAIL  sqrt-square-wrong" in done.stdout and "x*y/x" in done.stdout
+
+
+def test_diff_prints_derivatives_and_mixed_partials() -> None:
+    assert eqsat("diff", "2*x^3 + 8", "--wrt", "x", "--order", "2").stdout == "12*x\n"
+    assert eqsat("diff", "x^2*y", "--wrt", "x,y").stdout == "2*x\n"
+    done = eqsat("diff", "x^x", "--wrt", "x")
+    assert done.returncode == 2 and "no derivative rule applies to x^x" in done.stderr

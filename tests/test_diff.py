@@ -158,3 +158,9 @@ def test_property_diff_agrees_with_finite_differences(term: eqsat.Expr) -> None:
     result = eqsat.diff(term, "x", limits=eqsat.Limits(nodes=600))
     numeric = make("diff", term, eqsat.symbol("x"))  # evaluated by mpmath's differentiation
     assert_equivalent(numeric, result, points=20, needed=0)
+
+
+def test_diff_inside_an_expression_is_expanded_by_simplify() -> None:
+    assert eqsat.simplify("diff(sin(x)^2, x) - sin(2*x)") is parse("0")
+    with pytest.raises(eqsat.EqsatError, match="run to completion"):
+        eqsat.simplify("x", rulesets=["diff"])
