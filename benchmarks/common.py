@@ -1,0 +1,89 @@
+"""What the benchmarks share: the corpora, SymPy in a worker with a time limit, the table."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+import eqsat
+
+CORPORA = Path(os.environ.get("EQSAT_CORPORA",
+                              Path(__file__).resolve().parents[2] / "shared" / "corpora"))
+
+
+def corpus(kind: str) -> list[dict[str, Any]]:
+    """The records of one kind in sympy_cases.jsonl."""
+    path = CORPORA / "sympy_cases.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in records if r["kind"] == kind]
+
+
+def _worker(task: Callable[..., Any], args: tuple[Any, ...],
+            queue: multiprocessing.Queue[tuple[float, int]]) -> None:
+    start = time.perf_counter()
+    result = task(*args)
+    queue.put((time.perf_counter() - start, int(sympy.count_ops(result))))
+
+
+def timed_sympy(task: Callable[..., Any], args: tuple[Any, ...],
+                timeout: float) -> tuple[float, int] | None:
+    """(seconds, count_ops of the result) of task(*args) in a worker, or None past timeout."""
+    queue: multiprocessing.Queue[tuple[float, int]] = multiprocessing.Queue()
+    worker = multiprocessing.Process(target=_worker, args=(task, args, queue))
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        worker.kill()
+        worker.join()
+        return None
+    return queue.get() if not queue.empty() else None
+
+
+def timed_eqsat(task: Callable[[], eqsat.Simplified]) -> tuple[float, int, str]:
+    """(seconds, count_ops of the result, stop reason) of an eqsat call."""
+    start = time.perf_counter()
+    result = task()
+    elapsed = time.perf_counter() - start
+    return elapsed, int(sympy.count_ops(eqsat.to_sympy(result.expr))), result.report.stop_reason
+
+
+def compare(cases: list[tuple[str, Callable[[], eqsat.Simplified], Callable[..., Any],
+                               tuple[Any, ...]]], timeout: float) -> None:
+    """Run each case in both tools; print a row per case, then medians and ratios."""
+    limit = eqsat.Limits().seconds
+    print(f"{'case':48} {'eqsat ms':>9} {'sympy ms':>9} {'ratio':>7} {'size':>5} {'sympy':>5}"
+          f"  stop")
+    ratios, ours_ms, theirs_ms, no_larger, over_limit, compared = [], [], [], 0, 0, 0
+    for name, ours, theirs, args in cases:
+        seconds, size, stop = timed_eqsat(ours)
+        measured = timed_sympy(theirs, args, timeout)
+        ours_ms.append(seconds * 1000)
+        over_limit += seconds > limit * 1.1
+        if measured is None:  # left out of the comparisons
+            print(f"{name:48} {seconds * 1000:9.1f} {'timeout':>9} {'':>7} {size:5} "
+                  f"{'':>5}  {stop}")
+            continue
+        their_seconds, their_size = measured
+        compared += 1
+        theirs_ms.append(their_seconds * 1000)
+        ratio = seconds / max(their_seconds, 1e-6)
+        ratios.append(ratio)
+        no_larger += size <= their_size
+        print(f"{name:48} {seconds * 1000:9.1f} {their_seconds * 1000:9.1f} {ratio:7.2f} "
+              f"{size:5} {their_size:5}  {stop}")
+    print()
+    print(f"cases: {len(cases)} ({compared} finished by SymPy within {timeout:g} s)")
+    print(f"median time: eqsat {statistics.median(ours_ms):.1f} ms, "
+          f"SymPy {statistics.median(theirs_ms):.1f} ms; "
+          f"median of per-case ratios eqsat/SymPy {statistics.median(ratios):.2f}")
+    print(f"result no larger than SymPy's: {no_larger} of {compared} "
+          f"({100 * no_larger / compared:.0f}%)")
+    print(f"eqsat cases past the time limit ({limit:g} s + 10%): {over_limit}")
