@@ -76,3 +76,10 @@ def test_diff_prints_derivatives_and_mixed_partials() -> None:
     assert eqsat("diff", "x^2*y", "--wrt", "x,y").stdout == "2*x\n"
     done = eqsat("diff", "x^x", "--wrt", "x")
     assert done.returncode == 2 and "no derivative rule applies to x^x" in done.stderr
+
+
+def test_rules_check_accepts_the_shipped_library() -> None:
+    library = Path(__file__).resolve().parents[1] / "src" / "eqsat" / "library"
+    done = eqsat("rules", "check", str(library / "simplify.rules"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("0 failed")

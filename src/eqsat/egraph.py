@@ -103,8 +103,10 @@ class Engine:
 
     def __init__(self, rules: Iterable[str | Path] = (), *, library: bool = True) -> None:
         loaded = RuleFile()
-        if library:
-            loaded.extend(load_rules(library_paths()))
+        if library:  # a shipped file named again is not loaded twice
+            shipped = library_paths()
+            loaded.extend(load_rules(shipped))
+            rules = [r for r in rules if Path(r).resolve() not in {p.resolve() for p in shipped}]
         loaded.extend(load_rules(rules))
         check_unique(loaded.rules)
         self.rules = loaded
