@@ -1,0 +1,16 @@
+"""The README's Python tour runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_python_block_runs() -> None:
+    block = re.search(r"## Python\n\n```python\n(.*?)```", README.read_text(), re.S)
+    assert block is not None
+    namespace: dict[str, object] = {}
+    exec(compile(block.group(1), str(README), "exec"), namespace)
+    assert str(namespace["e"]) == "3*x + 1 = 2*(2*x - 6)"
