@@ -133,6 +133,10 @@ class Engine:
     def rulesets(self) -> list[str]:
         return list(self._rule_names)
 
+    def rule_names(self, rulesets: Sequence[str]) -> set[str]:
+        """The names of the rules in these rulesets."""
+        return set().union(*(self._rule_names.get(n, set()) for n in rulesets))
+
     def _ruleset(self, names: Sequence[str]) -> str:
         unknown = [n for n in names if n not in self._rule_names]
         if unknown:
@@ -226,12 +230,12 @@ class Session:
         """
         self._check_open()
         ruleset = self.engine._ruleset(rulesets)
-        expected = set().union(*(self.engine._rule_names[n] for n in rulesets))
+        expected = self.engine.rule_names(rulesets)
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
-        report = RunReport("iterations", nodes=self.node_count())
-        if self._sizes()[1]:
-            report.stop_reason = "contradiction"
+        nodes, contradiction = self._sizes()
+        report = RunReport("contradiction" if contradiction else "iterations", nodes=nodes)
+        if contradiction:
             return report
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
         start = time.perf_counter()
@@ -298,7 +302,7 @@ class Session:
         step = t.call("saturate", t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse))
         start = time.perf_counter()
         output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [step]))[0]
-        expected = set().union(*(self.engine._rule_names[n] for n in rulesets))
+        expected = self.engine.rule_names(rulesets)
         matches = {name: count for name, count in output.report.num_matches_per_rule.items()
                    if name in expected}
         nodes = self.node_count()
