@@ -14,6 +14,7 @@ from typing import Any
 import sympy
 
 import eqsat
+from eqsat.expr import tree_size
 
 CORPORA = Path(os.environ.get("EQSAT_CORPORA",
                               Path(__file__).resolve().parents[2] / "shared" / "corpora"))
@@ -24,6 +25,16 @@ def corpus(kind: str) -> list[dict[str, Any]]:
     path = CORPORA / "sympy_cases.jsonl"
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [r for r in records if r["kind"] == kind]
+
+
+def sized_sums(block: Callable[[int], str], targets: list[int]) -> list[tuple[str, str]]:
+    """(label, text) for sums of block(0), block(1), ... of about each target's node count."""
+    block_size = tree_size(eqsat.parse(block(0)))
+    found = []
+    for target in targets:
+        text = " + ".join(f"({block(i)})" for i in range(max(1, round(target / block_size))))
+        found.append((f"{tree_size(eqsat.parse(text))} nodes", text))
+    return found
 
 
 def _worker(task: Callable[..., Any], args: tuple[Any, ...],

@@ -14,10 +14,9 @@ from functools import partial
 from typing import Any
 
 import sympy
-from common import compare, corpus
+from common import compare, corpus, sized_sums
 
 import eqsat
-from eqsat.expr import tree_size
 
 BLOCK = "{c}*sin({k}*x)*x^{m} + exp(x/{j})"
 
@@ -37,11 +36,7 @@ def cases(sizes: list[int]) -> list[tuple[str, str, list[str]]]:
     def block(i: int) -> str:
         return BLOCK.format(c=i % 7 + 1, k=i % 5 + 1, m=i % 3 + 1, j=i + 1)
 
-    block_size = tree_size(eqsat.parse(block(0)))
-    for target in sizes:
-        text = " + ".join(block(i) for i in range(max(1, round(target / block_size))))
-        found.append((f"{tree_size(eqsat.parse(text))} nodes", text, ["x"]))
-    return found
+    return found + [(name, text, ["x"]) for name, text in sized_sums(block, sizes)]
 
 
 def main() -> None:

@@ -14,10 +14,9 @@ from functools import partial
 from typing import Any
 
 import sympy
-from common import compare, corpus
+from common import compare, corpus, sized_sums
 
 import eqsat
-from eqsat.expr import tree_size
 
 # a block of 14 nodes that simplifies to y_i + 1; blocks use their own variables
 BLOCK = "x{i}*y{i}/x{i} + sin(z{i})^2 + cos(z{i})^2"
@@ -30,12 +29,7 @@ def sympy_simplify(text: str) -> Any:
 def texts(sizes: list[int]) -> list[tuple[str, str]]:
     found = [(f"corpus: {r['input'][:40]}", r["input"]) for r in corpus("simplify")
              if "I" not in r["input"]]
-    block_size = tree_size(eqsat.parse(BLOCK.format(i=0)))
-    for target in sizes:
-        blocks = max(1, round(target / block_size))
-        text = " + ".join(f"({BLOCK.format(i=i)})" for i in range(blocks))
-        found.append((f"{tree_size(eqsat.parse(text))} nodes", text))
-    return found
+    return found + sized_sums(lambda i: BLOCK.format(i=i), sizes)
 
 
 def main() -> None:
