@@ -83,3 +83,22 @@ def test_rules_check_accepts_the_shipped_library() -> None:
     done = eqsat("rules", "check", str(library / "simplify.rules"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().endswith("0 failed")
+
+
+def test_solve_prints_the_answer() -> None:
+    done = eqsat("solve", "3x + 1 = 2(2x - 6)", "--for", "x")
+    assert (done.returncode, done.stdout) == (0, "x = 13\n")
+
+
+def test_solve_a_system_and_its_cases() -> None:
+    done = eqsat("solve", "x + y = 3", "x - y = 1", "--for", "x", "y")
+    assert done.stdout == "x = 2, y = 1\n"
+    cases = eqsat("solve", "a*x = b", "--for", "x", "--report")
+    assert cases.stdout.splitlines()[:2] == ["x = b/a, if a != 0", "if a == 0:"]
+    assert cases.stderr == "solved by: linear\n"
+
+
+def test_solve_failure_is_one_line_with_exit_code_2() -> None:
+    done = eqsat("solve", "x^3 = 8", "--for", "x")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "eqsat: error: the rules cannot isolate x; left: x^3 = 8\n"

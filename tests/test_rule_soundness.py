@@ -35,6 +35,9 @@ d-sin:         diff(sin(a), x) => -cos(a)*diff(a, x)
 d-pow:         diff(a^b, x)    => a^b*(diff(b, x)*log(a) + b*diff(a, x)/a)
 d-chain:       diff(exp(a), x) => exp(a)
 d-const:       diff(a, x)      => 0
+solve-square:  solve(a^2 = c, x)   => solve(a = sqrt(c), x)
+solve-divide:  solve(a * b = c, x) => solve(a = c / b, x)  if b free of x
+solve-exp:     solve(exp(a) = c, x) => solve(a = exp(c), x)
 """
 
 
@@ -53,3 +56,10 @@ log-product:   log(a * b)  => log(a) + log(b) if a > 0, b > 0
 pow-pow:       (a^b)^c     => a^(b*c)         if c is integer
 """, "good.rules")
     assert all(check_rule(rule).sound for rule in fixed.rules)
+
+
+def test_solve_rules_must_keep_their_checkable_shape() -> None:
+    with pytest.raises(eqsat.RuleError, match="a variable of its own"):
+        parse_rules("[solve]\nbad: solve(a + b = 0, x) => solve(a = -b, x)\n", "s.rules")
+    with pytest.raises(eqsat.RuleError, match="with the same x"):
+        parse_rules("[solve]\nbad: solve(a = c, x) => a\n", "s.rules")

@@ -18,6 +18,7 @@ from .api import (
     prove_equal,
     simplify,
     simplify_report,
+    solve,
     to_expr,
 )
 from .egraph import Engine, Limits, RunReport
@@ -34,6 +35,7 @@ from .expr import Expr, call, symbol, symbols
 from .ops import OPS, lookup
 from .parse import parse
 from .rules import load_rules, parse_rules
+from .solving import Case, Discarded, Solution
 from .sympy_bridge import from_sympy, to_sympy
 
 pi = call("pi")
@@ -41,6 +43,8 @@ E = call("E")
 
 __all__ = [
     "OPS",
+    "Case",
+    "Discarded",
     "E",
     "Engine",
     "EqsatError",
@@ -54,6 +58,7 @@ __all__ = [
     "RunReport",
     "ShapeError",
     "Simplified",
+    "Solution",
     "SolveError",
     "check_rules",
     "diff",
@@ -70,6 +75,7 @@ __all__ = [
     "prove_equal",
     "simplify",
     "simplify_report",
+    "solve",
     "symbol",
     "symbols",
     "to_expr",

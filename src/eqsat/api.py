@@ -17,6 +17,8 @@ from .numeric import evaluate as _evaluate
 from .parse import parse
 from .rules import load_rules
 from .rules.check import Verdict, check_rule
+from .solving import Solution
+from .solving import solve as _solve
 
 ExprInput = Expr | str
 DIFF_RULESET = "diff"
@@ -216,6 +218,49 @@ def grad(expr: ExprInput, wrt: Sequence[Variable], **options: Any) -> list[Expr]
     """The partial derivatives in each of the symbols."""
     start = to_expr(expr, options.pop("assume", None))
     return [diff(start, variable, **options) for variable in wrt]
+
+
+def solve(equations: ExprInput | Sequence[ExprInput],
+          unknowns: Variable | Sequence[Variable] | None = None, *,
+          rules: Iterable[str | Path] = (), limits: Limits | None = None,
+          assume: Mapping[str, str | Iterable[str]] | None = None,
+          method: str = "auto") -> Solution:
+    """solve("3x + 1 = 2(2x - 6)", "x")["x"] is 13; solve(["x + y = 3", "x - y = 1"],
+    ["x", "y"]). An equation is `lhs = rhs`, `lhs == rhs`, or e meaning e = 0; unknowns
+    default to every symbol. method "auto" eliminates polynomial systems exactly and uses
+    the [solve] rules otherwise; "rules" goes to the rules first."""
+    given = [equations] if isinstance(equations, (str, Expr)) else list(equations)
+    if not given:
+        raise EqsatError("solve needs at least one equation")
+    parsed = [to_expr(e, assume) for e in given]
+    for number_, equation in enumerate(parsed, 1):
+        inner = equation.args if equation.op in ("equation", "eq") else (equation,)
+        if any(node.op == "equation" for side in inner for node in postorder(side)):
+            raise EqsatError(f"equation {number_} holds an equation inside: {equation}")
+    if unknowns is None:
+        names = sorted({s.name for e in parsed for s in e.free_symbols()})
+        if not names:
+            raise EqsatError("the equations have no symbol to solve for")
+        wanted: list[Variable] = list(names)
+    else:
+        wanted = [unknowns] if isinstance(unknowns, (str, Expr)) else list(unknowns)
+    symbols_ = [_unknown(parsed, w) for w in wanted]
+    if len(set(symbols_)) != len(symbols_):
+        raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
+    return _solve(parsed, symbols_, engine(rules), limits or Limits(), method)
+
+
+def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
+    """The symbol of that name in the equations (with its assumptions)."""
+    if isinstance(wanted, Expr):
+        if not wanted.is_symbol:
+            raise EqsatError(f"can only solve for a symbol, not for {wanted}")
+        return wanted
+    for equation in equations:
+        for found in equation.free_symbols():
+            if found.name == wanted:
+                return found
+    return symbol(wanted)
 
 
 class Function:

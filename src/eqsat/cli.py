@@ -1,4 +1,4 @@
-"""The `eqsat` command: simplify, diff, check rule files, list ops, and a demo tour."""
+"""The `eqsat` command: simplify, diff, solve, check rule files, list ops, and a demo tour."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .api import check_rules, diff_report, prove_equal, simplify_report
+from .api import check_rules, diff_report, prove_equal, simplify_report, solve
 from .egraph import Limits
 from .errors import EqsatError
 from .ops import ROWS
@@ -53,6 +53,17 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve(args: argparse.Namespace) -> int:
+    unknowns = [u.strip() for given in args.unknowns or [] for u in given.split(",")
+                if u.strip()]
+    solution = solve(args.equations, unknowns or None, rules=args.rules, limits=_limits(args),
+                     assume=_assumptions(args.assume), method=args.method)
+    print(solution)
+    if args.report:
+        print(f"solved by: {solution.method}", file=sys.stderr)
+    return 0
+
+
 def _rules_check(args: argparse.Namespace) -> int:
     failures = 0
     for verdict in check_rules(args.files, points=args.points):
@@ -86,8 +97,9 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _query_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("expression")
+def _query_options(command: argparse.ArgumentParser, subject: str = "expression") -> None:
+    if subject == "expression":
+        command.add_argument("expression")
     command.add_argument("--rules", action="append", default=[], metavar="FILE",
                          help="also load this .rules file (repeatable)")
     command.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
@@ -114,6 +126,16 @@ def parser() -> argparse.ArgumentParser:
                       help="the symbol; several (--wrt x --wrt y, or x,y) for mixed partials")
     diff.add_argument("--order", type=int, default=1, help="n-th derivative (default 1)")
     diff.set_defaults(run=_diff)
+
+    solve_ = commands.add_parser("solve", help="solve equations: exact answers, every case")
+    solve_.add_argument("equations", nargs="+", metavar="EQUATION",
+                        help="lhs = rhs, or an expression meaning expression = 0")
+    solve_.add_argument("--for", dest="unknowns", nargs="+", metavar="X",
+                        help="the unknowns (default: every symbol)")
+    solve_.add_argument("--method", choices=["auto", "rules"], default="auto",
+                        help="rules: the [solve] rules first, even for polynomial equations")
+    _query_options(solve_, subject="equations")
+    solve_.set_defaults(run=_solve)
 
     rules = commands.add_parser("rules", help="work with .rules files")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True)

@@ -6,7 +6,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .api import check_rules, diff, evaluate, function, grad, simplify, simplify_report
+from .api import check_rules, diff, evaluate, function, grad, simplify, simplify_report, solve
 from .errors import ParseError
 from .expr import symbols
 from .parse import parse
@@ -24,6 +24,19 @@ _SIMPLIFY = [
     "(4 + 4*x - 2*(2 + 2*x))/(2 + 2*x)",
     "log(2*x) - log(2)",
     "sqrt(x^2)",
+]
+
+_SOLVE: list[tuple[str | list[str], str | list[str]]] = [
+    ("3x + 1 = 2(2x - 6)", "x"),
+    ("x/3 + 1/2 = 1", "x"),
+    ("a*x = b", "x"),
+    (["x + y = 3", "x - y = 1"], ["x", "y"]),
+    (["x + 2y + 3z = 0", "2x + 4y + 6z = 1"], ["x", "y", "z"]),
+    (["x + y + z = 1", "x - y = 0"], ["x", "y", "z"]),
+    ("x/(x - 1) = 2", "x"),
+    ("exp(x) = 5", "x"),
+    ("sqrt(x) = x - 2", "x"),
+    ("a*x^2 + b*x + c = 0", "x"),
 ]
 
 _USER_RULES = """\
@@ -82,6 +95,12 @@ def run_demo() -> None:
     a, b = symbols("a b")
     f = function([a, b], grad(a * b, [a])[0])
     print(f"  Theano's gradient of a*b in a, at (1.5, 2.5): {f(1.5, 2.5)}")
+
+    _heading("solve: exact answers, every case reported, every answer checked")
+    for equations, unknowns in _SOLVE:
+        shown = ", ".join(equations) if isinstance(equations, list) else equations
+        answer = str(solve(equations, unknowns)).replace("\n", "\n      ")
+        print(f"  {shown}\n    ->  {answer}")
 
     _heading("the run report: why it stopped and which rules fired")
     print("  " + str(simplify_report("(x + 1)^2 - (x^2 + 2x + 1)").report).replace("\n", "\n  "))

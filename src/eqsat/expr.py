@@ -241,8 +241,10 @@ def make(op: str, *args: Expr) -> Expr:
         raise EqsatError(f"unknown operation {op!r}")
     if len(args) != spec.arity:
         raise EqsatError(f"{op} takes {spec.arity} argument(s), got {len(args)}")
-    if op == "diff" and not args[1].is_symbol:
-        raise EqsatError(f"diff differentiates in a symbol, not in {args[1]}")
+    if op in ("diff", "solve") and not args[1].is_symbol:
+        raise EqsatError(f"{op} needs a symbol as its second argument, not {args[1]}")
+    if op == "solve" and args[0].op != "equation":
+        raise EqsatError(f"solve needs an equation as its first argument, not {args[0]}")
     if op == "neg" and args[0].is_number:
         return number(-args[0].number)
     if op == "div" and args[0].is_number and args[1].is_number and args[1].number != 0:

@@ -115,6 +115,10 @@ ROWS: list[Op] = [
     # and its prohibitive cost keeps it out of every extracted result
     Op("diff", 2, "operator", None, "", ("", ""), 100_000,
        "the first argument differentiable in the second"),
+    # the values of the symbol (second argument) that satisfy the equation (first); the
+    # [solve] rules rewrite the equation until the symbol stands alone on one side
+    Op("solve", 2, "operator", None, "", ("", ""), 100_000,
+       "an equation and the symbol to solve it for"),
     # irrational constants stay symbolic
     Op("pi", 0, "constant", lambda: +mpmath.pi, "np.pi", ("", ""), 10),
     Op("E", 0, "constant", lambda: mpmath.e + 0, "np.e", ("", ""), 10),

@@ -26,8 +26,8 @@ def _operand(text: str, prec: int, parent: int, right: bool, op: str) -> str:
         needs = prec <= parent
     else:
         needs = prec < parent or (right and prec == parent)
-    if right and text.startswith("-"):
-        needs = True
+    if right and text.startswith("-") and op not in _NON_ASSOCIATIVE:
+        needs = True  # a - (-1), a^(-1); but x = -1
     return f"({text})" if needs else text
 
 

@@ -3,5 +3,6 @@
 from .cost import CostModel
 from .dag import extract_dag
 from .order import display_order
+from .tree import TreeExtractor
 
-__all__ = ["CostModel", "display_order", "extract_dag"]
+__all__ = ["CostModel", "TreeExtractor", "display_order", "extract_dag"]

@@ -17,6 +17,7 @@ from .model import Rule
 _SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
 DIGITS = 60
 RAISED_DIGITS = (120, 480, 1920)
+SOLVE_MAGNITUDE = 500
 TOLERANCE = mpmath.mpf(10) ** -25  # relative, far above the working precision's rounding
 
 
@@ -85,6 +86,13 @@ def _guards_hold(rule: Rule, values: dict[str, mpmath.mpf]) -> bool:
     return True
 
 
+def _as_difference(rule: Rule) -> Rule:
+    """A solve rule as the values lhs - rhs of its two equations: where the left one is 0
+    (the equation holds), the right one must be defined and 0."""
+    (left, right), (new_left, new_right) = rule.lhs.args[0].args, rule.rhs.args[0].args
+    return replace(rule, lhs=left - right, rhs=new_left - new_right)
+
+
 def _constant(rng: random.Random) -> Expr:
     """A random constant, an integer half the time (where powers of negatives are defined)."""
     if rng.random() < 0.5:
@@ -119,11 +127,27 @@ def _instance(rule: Rule, rng: random.Random) -> Rule:
     return replace(rule, lhs=rule.lhs.subs(mapping), rhs=rule.rhs.subs(mapping), guards=guards)
 
 
+def _equation_holds(rule: Rule, values: dict[str, mpmath.mpf]) -> bool:
+    """For a solve rule: set the lone variable on the right of its left equation to the
+    value of that equation's left side, so that the equation holds; False if undefined.
+    The value is computed at a raised precision, and only for inputs up to 500 in
+    magnitude, so that it stays distinct from its limits: tanh(a) from 1, expm1(a) from -1."""
+    if any(abs(v) > SOLVE_MAGNITUDE for v in values.values()):
+        return False
+    left, right = rule.lhs.args[0].args
+    value = reference(left, values, RAISED_DIGITS[-1])
+    if value is None:
+        return False
+    values[right.name] = value
+    return True
+
+
 def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
     """Sample until `points` tries; unsound if the right side is undefined or differs anywhere.
 
     A rule about derivatives is checked on random instances, each side evaluated with
-    mpmath's numerical differentiation.
+    mpmath's numerical differentiation. A rule about solve(...) is checked at points where
+    its left equation holds: there its right equation must hold too.
     """
     rng = random.Random(zlib.crc32(rule.name.encode()))
     integers = {g.subject for g in rule.guards if g.kind == "is integer"}
@@ -134,6 +158,10 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
         rule = _instance(original, rng)
         variables: list[Expr] = sorted(rule.variables(), key=lambda v: v.name)
         values = {v.name: mpmath.mpf(_sample(rng, v in integers, v in zeros)) for v in variables}
+        if rule.lhs.op == "solve":
+            if not _equation_holds(rule, values):
+                continue
+            rule = _as_difference(rule)
         if not _guards_hold(rule, values):
             continue
         left = reference(rule.lhs, values, DIGITS)

@@ -75,6 +75,8 @@ def _validate(rule: Rule) -> None:
     if rule.lhs.is_symbol:
         raise _fail(origin, f"rule {rule.name}: a left side that is a bare variable "
                             f"({rule.lhs}) would match everything")
+    if "solve" in (rule.lhs.op, rule.rhs.op):
+        _validate_solve(rule)
     bound = rule.variables()
     unbound = rule.rhs.free_symbols() - bound
     if unbound:
@@ -93,6 +95,20 @@ def _validate(rule: Rule) -> None:
         if guard.argument is not None and guard.argument not in bound:
             raise _fail(origin, f"rule {rule.name}: '{guard.argument}' in '{guard}' is not "
                                 f"bound by {rule.lhs}")
+
+
+def _validate_solve(rule: Rule) -> None:
+    """A rule about solve(...) rewrites one equation in one unknown into another; the right
+    side of its left equation is a lone variable, which the soundness check sets to make
+    the equation hold."""
+    lhs, rhs = rule.lhs, rule.rhs
+    if lhs.op != "solve" or rhs.op != "solve" or lhs.args[1] is not rhs.args[1]:
+        raise _fail(rule.origin, f"rule {rule.name}: a solve rule rewrites solve(equation, x) "
+                                 f"into solve(equation, x) with the same x")
+    left, right = lhs.args[0].args
+    if not right.is_symbol or right in left.free_symbols() or right is lhs.args[1]:
+        raise _fail(rule.origin, f"rule {rule.name}: the right side of {lhs.args[0]} must be "
+                                 f"a variable of its own, so that the rule can be checked")
 
 
 def parse_rules(text: str, path: str = "<rules>") -> RuleFile:

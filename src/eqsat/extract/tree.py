@@ -1,0 +1,60 @@
+"""Tree-cost extraction over a Snapshot, for extractors that choose among one class's nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..egraph import Snapshot
+from ..expr import Expr, make, number
+from .cost import CostModel
+
+Node = tuple[str, tuple[int, ...], object]
+
+
+class TreeExtractor:
+    """The cheapest term (tree cost) of every e-class of a snapshot."""
+
+    def __init__(self, snapshot: Snapshot, model: CostModel,
+                 symbol: Callable[[str], Expr]) -> None:
+        self.snapshot = snapshot
+        self.symbol = symbol
+        self.model = model
+        self.best: dict[int, tuple[float, Node]] = {}
+        changed = True
+        while changed:  # Bellman-Ford style: costs only fall, and are bounded below
+            changed = False
+            for eclass, nodes in snapshot.classes.items():
+                for node in nodes:
+                    cost = self.node_cost(node)
+                    if cost is not None and (eclass not in self.best
+                                             or cost < self.best[eclass][0] - 1e-9):
+                        self.best[eclass] = (cost, node)
+                        changed = True
+        self._terms: dict[int, Expr] = {}
+
+    def node_cost(self, node: Node) -> float | None:
+        """The cost of a term rooted at this node; None while a child has no term yet."""
+        op, children, _ = node
+        if any(c not in self.best for c in children):
+            return None
+        return self.model.op_cost(op) + sum(self.best[c][0] for c in children)
+
+    def term(self, eclass: int) -> Expr:
+        """The cheapest term of an e-class (which must have one)."""
+        stack = [(eclass, False)]
+        while stack:
+            current, ready = stack.pop()
+            if current in self._terms:
+                continue
+            op, children, value = self.best[current][1]
+            if not ready:
+                stack.append((current, True))
+                stack.extend((c, False) for c in children if c not in self._terms)
+                continue
+            if op == "num":
+                self._terms[current] = number(value)  # type: ignore[arg-type]
+            elif op == "sym":
+                self._terms[current] = self.symbol(value)  # type: ignore[arg-type]
+            else:
+                self._terms[current] = make(op, *(self._terms[c] for c in children))
+        return self._terms[eclass]

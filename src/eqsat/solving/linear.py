@@ -1,0 +1,76 @@
+"""Fraction-free Gauss-Jordan elimination of a linear system with polynomial coefficients."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .poly import Monomial, Poly
+
+Row = list[Poly]  # coefficients of the unknowns, then the right-hand side
+
+
+@dataclass
+class Reduced:
+    """The system after elimination.
+
+    Each pivot row reads pivot * unknown + sum(coefficient * free unknown) = rhs; rows
+    with no unknown left read 0 = rhs (consistent only where rhs is 0).
+    """
+
+    rows: list[Row]
+    pivots: list[tuple[int, int]]  # (row, column) of each pivot, in elimination order
+    determinant: Poly  # the last pivot: every pivot row's pivot entry equals it
+    free_columns: list[int]
+    leftover: list[Poly]  # right-hand sides of rows with no unknown left
+    nonconstant_pivots: list[Poly]  # polynomials the elimination divided by
+
+
+def clear_denominators(row: Row) -> Row:
+    """Multiply a row by a monomial so that no parameter has a negative exponent (a row of
+    an equation that holds where it is defined, so its denominators are nonzero)."""
+    lowest: dict[int, int] = {}
+    for entry in row:
+        for index, exponent in entry.lowest_exponents().items():
+            lowest[index] = min(lowest.get(index, 0), exponent)
+    shift: Monomial = tuple(sorted((i, -e) for i, e in lowest.items() if e < 0))
+    return [entry.times_monomial(shift) for entry in row] if shift else row
+
+
+def _pivot_key(entry: Poly) -> tuple[int, int]:
+    """Prefer constant pivots (no condition), then the smallest polynomial."""
+    return (0 if entry.constant_value() is not None else 1, len(entry.terms))
+
+
+def eliminate(rows: list[Row], columns: int) -> Reduced:
+    """Bareiss-style fraction-free Gauss-Jordan: every division is exact, and after the last
+    step every pivot equals the last one (for a square system, the determinant)."""
+    rows = [list(r) for r in rows]
+    previous = Poly.constant(1)
+    pivots: list[tuple[int, int]] = []
+    free_columns: list[int] = []
+    nonconstant: list[Poly] = []
+    top = 0
+    for column in range(columns):
+        candidates = [r for r in range(top, len(rows)) if not rows[r][column].is_zero()]
+        if not candidates:
+            free_columns.append(column)
+            continue
+        chosen = min(candidates, key=lambda r: _pivot_key(rows[r][column]))
+        rows[top], rows[chosen] = rows[chosen], rows[top]
+        pivot_row = rows[top]
+        pivot = pivot_row[column]
+        if pivot.constant_value() is None:
+            nonconstant.append(pivot)
+        for r, row in enumerate(rows):
+            if r == top:
+                continue
+            factor = row[column]
+            rows[r] = [(pivot * entry - factor * pivot_entry).exact_quotient(previous)
+                       for entry, pivot_entry in zip(row, pivot_row, strict=True)]
+        pivots.append((top, column))
+        previous = pivot
+        top += 1
+    # each later step multiplied an earlier pivot row by its pivot over the one before, so
+    # every pivot entry now equals the last pivot
+    leftover = [rows[r][columns] for r in range(top, len(rows))]
+    return Reduced(rows[:top], pivots, previous, free_columns, leftover, nonconstant)

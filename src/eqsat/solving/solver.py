@@ -1,0 +1,477 @@
+"""solve: equations and systems, by polynomial elimination where they are polynomial in the
+unknowns and by the [solve] rules otherwise; every answer checked by substitution."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import mpmath
+
+from ..egraph import Engine, Limits
+from ..errors import EqsatError, SolveError
+from ..expr import Expr, make, number, postorder
+from ..extract import display_order
+from ..numeric import reference
+from .isolate import Isolation, isolate
+from .linear import clear_denominators, eliminate
+from .poly import NotPolynomial, Poly, Ring
+from .solution import Case, Discarded, Solution
+
+MAX_CASE_DEPTH = 3  # nested case splits on parameters
+CHECK_DIGITS = 60
+CHECK_POINTS = 8  # random parameter values a symbolic candidate is checked at
+TOLERANCE = mpmath.mpf(10) ** -30
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Equations as lhs = rhs pairs, the unknowns, and how to solve them."""
+
+    equations: tuple[tuple[Expr, Expr], ...]
+    unknowns: tuple[Expr, ...]
+    engine: Engine
+    limits: Limits
+    method: str = "auto"  # "auto": polynomial elimination first; "rules": the e-graph first
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(u.name for u in self.unknowns)
+
+    def with_equation(self, equation: Expr) -> Problem:
+        """The same problem with one equation (an `equation` Expr) instead."""
+        lhs, rhs = equation.args
+        return replace(self, equations=((lhs, rhs),))
+
+    def substituted(self, mapping: dict[Expr, Expr]) -> Problem:
+        return replace(self, equations=tuple((lhs.subs(mapping), rhs.subs(mapping))
+                                             for lhs, rhs in self.equations))
+
+
+def solve_problem(problem: Problem, depth: int = 0) -> Solution:
+    """The solution, with the cases where a symbolic coefficient vanishes."""
+    if problem.method == "auto":
+        try:
+            return _polynomial(problem, depth)
+        except NotPolynomial:
+            pass
+    return _by_rules(problem, depth)
+
+
+# --- polynomial systems ---------------------------------------------------------------------
+
+def _residuals(problem: Problem) -> tuple[Ring, list[Poly]]:
+    ring = Ring(problem.unknowns)
+    return ring, [ring.to_poly(make("sub", lhs, rhs)) for lhs, rhs in problem.equations]
+
+
+def _polynomial(problem: Problem, depth: int) -> Solution:
+    """Linear systems by elimination; one quadratic in one unknown by its formula."""
+    ring, residuals = _residuals(problem)
+    unknowns = range(len(problem.unknowns))
+    degrees = [max((sum(e for i, e in m if i in unknowns) for m in r.terms), default=0)
+               for r in residuals]
+    if max(degrees, default=0) <= 1:
+        return _linear(problem, ring, residuals, depth)
+    if len(problem.unknowns) == 1 and len(residuals) == 1:
+        if degrees[0] == 2:
+            return _quadratic(problem, ring, residuals[0], depth)
+        raise NotPolynomial(f"degree {degrees[0]} in {problem.unknowns[0]}")
+    raise NotPolynomial("a nonlinear system")
+
+
+def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> Solution:
+    columns = len(problem.unknowns)
+    rows = []
+    for residual in residuals:
+        constant = residual
+        row = []
+        for j in range(columns):
+            row.append(residual.coefficient(j, 1))
+            constant = constant.coefficient(j, 0)
+        rows.append(clear_denominators([*row, -constant]))
+    reduced = eliminate(rows, columns)
+    for rhs in reduced.leftover:
+        value = rhs.constant_value()
+        if value is not None and value != 0:
+            return Solution("none", problem.names, reason="the equations are inconsistent "
+                            f"(elimination leaves 0 = {value})", method="linear")
+    open_leftovers = [rhs for rhs in reduced.leftover if rhs.constant_value() is None]
+    if open_leftovers:  # 0 = p(parameters): no solution unless p vanishes
+        return _split(problem, depth, ring, open_leftovers[0],
+                      Solution("none", problem.names, reason="the equations are inconsistent",
+                               method="linear"))
+    determinant = reduced.determinant
+    free = [problem.unknowns[c] for c in reduced.free_columns]
+    numerators: dict[int, Poly] = {c: determinant * Poly.variable(c)
+                                   for c in reduced.free_columns}
+    for (r, c) in reduced.pivots:
+        row = reduced.rows[r]
+        numerator = row[columns]
+        for f in reduced.free_columns:
+            numerator = numerator - row[f] * Poly.variable(f)
+        numerators[c] = numerator
+    _verify_linear(rows, numerators, determinant, columns)
+    values = {u.name: _quotient(ring, numerators[j], determinant)
+              for j, u in enumerate(problem.unknowns)}
+    kind = "infinite" if free else "unique"
+    solution = Solution(kind, problem.names, (values,), tuple(f.name for f in free),
+                        method="linear")
+    if determinant.constant_value() is None:
+        return _split(problem, depth, ring, determinant, solution)
+    return solution
+
+
+def _verify_linear(rows: list[list[Poly]], numerators: dict[int, Poly], determinant: Poly,
+                   columns: int) -> None:
+    """Substitution, exactly: every equation times the determinant holds identically."""
+    for number_, row in enumerate(rows, 1):
+        total = -(row[columns] * determinant)
+        for j in range(columns):
+            total = total + row[j] * numerators[j]
+        if not total.is_zero():
+            raise EqsatError(f"internal error: the elimination result fails equation "
+                             f"{number_} on substitution")
+
+
+def _quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
+    """numerator/denominator with common numbers and monomials cancelled, sign normalised."""
+    value = denominator.constant_value()
+    if value is not None:
+        return display_order(ring.to_expr(numerator.scale(1 / value)))
+    content = _content(ring, numerator, denominator)
+    lowest: dict[int, int] = {}
+    for poly in (numerator, denominator):
+        for index, exponent in poly.lowest_exponents().items():
+            lowest[index] = min(lowest.get(index, exponent), exponent)
+    both = set(numerator.variables()) & set(denominator.variables())
+    shift = tuple(sorted((i, -e) for i, e in lowest.items() if e > 0 and i in both))
+    if numerator.is_zero():
+        return number(0)
+    numerator, denominator = (p.scale(1 / content).times_monomial(shift)
+                              for p in (numerator, denominator))
+    ratio = _constant_ratio(numerator, denominator)
+    if ratio is not None:
+        return number(ratio)
+    return display_order(make("div", ring.to_expr(numerator), ring.to_expr(denominator)))
+
+
+def _content(ring: Ring, numerator: Poly, denominator: Poly) -> Fraction:
+    """A rational that divides every coefficient of both, signed like the leading term of
+    the denominator (so that the denominator starts with a plus)."""
+    coefficients = list(numerator.terms.values()) + list(denominator.terms.values())
+    top = math.gcd(*(c.numerator for c in coefficients))
+    bottom = math.lcm(*(c.denominator for c in coefficients))
+    sign = 1 if ring.leading_coefficient(denominator) > 0 else -1
+    return Fraction(top, bottom) * sign
+
+
+def _constant_ratio(numerator: Poly, denominator: Poly) -> Fraction | None:
+    (m, c), *_ = denominator.terms.items()
+    if m not in numerator.terms:
+        return None
+    ratio = numerator.terms[m] / c
+    return ratio if (numerator - denominator.scale(ratio)).is_zero() else None
+
+
+def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solution:
+    """a*x^2 + b*x + c = 0: both roots, (-b +- sqrt(b^2 - 4*a*c))/(2*a), checked."""
+    a, b, c = (residual.coefficient(0, k) for k in (2, 1, 0))
+    discriminant = b * b - a * c.scale(Fraction(4))
+    name = problem.names[0]
+    known = discriminant.constant_value()
+    conditions: tuple[Expr, ...] = ()
+    if known is not None and known < 0:
+        solution = Solution("none", problem.names, reason=f"the discriminant is {known} < 0: "
+                            "no real root", method="quadratic")
+    else:
+        roots = _roots(ring, a, b, discriminant)
+        if known is None:
+            conditions = (make("ge", ring.to_expr(discriminant), number(0)),)
+        kept, discarded = _check_candidates(problem, [{name: r} for r in roots])
+        kind = "none" if not kept else "unique" if len(kept) == 1 else "several"
+        solution = Solution(kind, problem.names, tuple(kept), conditions=conditions,
+                            discarded=tuple(discarded), method="quadratic",
+                            reason="" if kept else "no root satisfies the equation")
+    if a.constant_value() is None:
+        return _split(problem, depth, ring, a, solution)
+    return solution
+
+
+def _roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly) -> list[Expr]:
+    """(-b + sqrt(d))/(2*a) and (-b - sqrt(d))/(2*a): exact numbers where a, b and d are
+    numbers and d is a square, (p + k*sqrt(m))/q with integers where they are numbers."""
+    values = [p.constant_value() for p in (a, b, discriminant)]
+    if any(v is None for v in values):
+        two_a, minus_b = (ring.to_expr(p) for p in (a.scale(Fraction(2)), -b))
+        root = make("sqrt", ring.to_expr(discriminant))
+        found = [make("div", make(op, minus_b, root), two_a) for op in ("add", "sub")]
+        return [display_order(r) for r in dict.fromkeys(found)]
+    a_, b_, d_ = (v for v in values if v is not None)
+    outside, inside = _square_free(d_) if d_ else (Fraction(0), 1)
+    centre, spread = -b_ / (2 * a_), abs(outside / (2 * a_))
+    if inside == 1 or spread == 0:
+        return [number(v) for v in dict.fromkeys((centre + spread, centre - spread))]
+    below = math.lcm(centre.denominator, spread.denominator)
+    irrational = make("sqrt", number(inside))
+    scaled = irrational if spread * below == 1 else make("mul", number(spread * below),
+                                                         irrational)
+    found = []
+    for op in ("add", "sub"):
+        top = make(op, number(centre * below), scaled) if centre else \
+            (scaled if op == "add" else make("neg", scaled))
+        found.append(top if below == 1 else make("div", top, number(below)))
+    return [display_order(r) for r in found]
+
+
+def _square_free(value: Fraction) -> tuple[Fraction, int]:
+    """A positive value = outside^2 * inside with inside a square-free integer where small
+    factors allow (trial division below 1000), outside rational."""
+    inside = value.numerator * value.denominator
+    outside = Fraction(1, value.denominator)
+    for p in range(2, 1000):
+        while inside % (p * p) == 0:
+            outside, inside = outside * p, inside // (p * p)
+    root = math.isqrt(inside)
+    if root * root == inside:
+        outside, inside = outside * root, 1
+    return outside, inside
+
+
+def _tidy(problem: Problem, value: Expr) -> Expr:
+    """A candidate simplified by the [simplify] rules, for display."""
+    if value.is_number:
+        return value
+    with problem.engine.session() as session:
+        handle = session.add(value)
+        session.run(["simplify"], problem.limits)
+        simplest, _ = session.extract(handle)
+    return display_order(simplest)
+
+
+# --- case analysis ----------------------------------------------------------------------------
+
+def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
+           solution: Solution) -> Solution:
+    """`solution` holds where `vanishing` (a polynomial in the parameters) is nonzero; the
+    cases where it is zero are solved again with a parameter substituted."""
+    if ring.leading_coefficient(vanishing) < 0:
+        vanishing = -vanishing
+    condition = make("ne", ring.to_expr(vanishing), number(0))
+    cases = []
+    for parameter, value in _zeros(ring, vanishing):
+        when = make("eq", parameter, value)
+        if depth >= MAX_CASE_DEPTH:
+            cases.append(Case((when,), None, "case analysis depth limit reached"))
+            continue
+        cases.append(Case((when,), solve_problem(problem.substituted({parameter: value}),
+                                                 depth + 1)))
+    if not cases:
+        shown = make("eq", ring.to_expr(vanishing), number(0))
+        cases.append(Case((shown,), None, "no parameter can be isolated in it"))
+    return replace(solution, conditions=(*solution.conditions, condition),
+                   cases=solution.cases + tuple(cases))
+
+
+def _zeros(ring: Ring, poly: Poly) -> list[tuple[Expr, Expr]]:
+    """Substitutions parameter = value that together cover every zero of poly: one per
+    symbol factored out of every term, then one for a symbol the rest is linear in with a
+    constant coefficient. Empty if the rest has no such symbol."""
+    lowest = poly.lowest_exponents()
+    factored = [i for i, e in lowest.items() if e > 0 and ring.variables[i].is_symbol]
+    zeros = [(ring.variables[i], number(0)) for i in factored]
+    rest = poly.times_monomial(tuple(sorted((i, -lowest[i]) for i in factored)))
+    if rest.constant_value() is not None:
+        return zeros
+    for index in sorted(rest.variables()):
+        variable = ring.variables[index]
+        if not variable.is_symbol or rest.degree(index) != 1:
+            continue
+        coefficient = rest.coefficient(index, 1).constant_value()
+        if coefficient is None:
+            continue
+        value = rest.coefficient(index, 0).scale(-1 / coefficient)
+        return [*zeros, (variable, display_order(ring.to_expr(value)))]
+    return []
+
+
+# --- the rules path ----------------------------------------------------------------------------
+
+def _by_rules(problem: Problem, depth: int) -> Solution:
+    """Isolate one unknown in one equation by the rules, substitute it everywhere, repeat;
+    a single equation the rules leave polynomial goes to the polynomial path."""
+    if len(problem.equations) == 1 and len(problem.unknowns) == 1:
+        return _single_by_rules(problem, depth)
+    found: dict[Expr, Expr] = {}
+    remaining = list(problem.equations)
+    unknowns = list(problem.unknowns)
+    while remaining:
+        step = _isolate_any(problem, remaining, unknowns)
+        if step is None:
+            break
+        index, unknown, value = step
+        del remaining[index]
+        unknowns.remove(unknown)
+        mapping = {unknown: value}
+        remaining = [(lhs.subs(mapping), rhs.subs(mapping)) for lhs, rhs in remaining]
+        found = {u: v.subs(mapping) for u, v in found.items()}
+        found[unknown] = value
+    left = [pair for pair in remaining if set(unknowns) & _symbols(pair)]
+    if left:
+        shown = ", ".join(f"{lhs} = {rhs}" for lhs, rhs in left)
+        raise SolveError(f"the rules cannot isolate any of {', '.join(map(str, unknowns))} "
+                         f"in: {shown}")
+    values = {u.name: _tidy(problem, found[u]) if u in found else u for u in problem.unknowns}
+    kept, discarded = _check_candidates(problem, [values])
+    free = tuple(u.name for u in problem.unknowns if u not in found)
+    kind = "none" if not kept else "infinite" if free else "unique"
+    return Solution(kind, problem.names, tuple(kept), free if kept else (),
+                    discarded=tuple(discarded), method="rules",
+                    reason="" if kept else "the candidate fails the check")
+
+
+def _symbols(pair: tuple[Expr, Expr]) -> frozenset[Expr]:
+    return pair[0].free_symbols() | pair[1].free_symbols()
+
+
+def _isolate_any(problem: Problem, equations: list[tuple[Expr, Expr]],
+                 unknowns: list[Expr]) -> tuple[int, Expr, Expr] | None:
+    """The first (equation, unknown) the rules isolate, fewest unknowns first."""
+    order = sorted(range(len(equations)), key=lambda i: len(_symbols(equations[i])))
+    for index in order:
+        lhs, rhs = equations[index]
+        for unknown in unknowns:
+            if unknown in _symbols(equations[index]):
+                found = isolate(problem.engine, lhs, rhs, unknown, problem.limits)
+                if found.solved is not None:
+                    return index, unknown, found.solved
+    return None
+
+
+def _single_by_rules(problem: Problem, depth: int) -> Solution:
+    """x = rhs from the rules, or else a form of the equation they reached that is
+    polynomial of degree at most 2 in x, solved by the polynomial path."""
+    ((lhs, rhs),) = problem.equations
+    (unknown,) = problem.unknowns
+    found = isolate(problem.engine, lhs, rhs, unknown, problem.limits,
+                    lambda f: f.solved is not None or _polynomial_form(problem, f) is not None)
+    if found.solved is not None:
+        candidate = {unknown.name: _tidy(problem, found.solved)}
+        kept, discarded = _check_candidates(problem, [candidate])
+        if kept:
+            return Solution("unique", problem.names, tuple(kept), method="rules",
+                            conditions=_definedness(kept[0][unknown.name]))
+        return Solution("none", problem.names, discarded=tuple(discarded), method="rules",
+                        reason="every solution would equal the candidate, which fails")
+    form = _polynomial_form(problem, found)
+    if form is not None:
+        return _recheck(problem, _polynomial(problem.with_equation(form), depth))
+    best = found.forms[0] if found.forms else make("equation", lhs, rhs)
+    limit = f" ({found.report.stop_reason} limit reached)" \
+        if found.report.stop_reason not in ("saturated", "contradiction") else ""
+    raise SolveError(f"the rules cannot isolate {unknown}{limit}; left: {best}")
+
+
+def _polynomial_form(problem: Problem, found: Isolation) -> Expr | None:
+    """The cheapest equation form of degree at most 2 in the unknown."""
+    for form in found.forms:
+        try:
+            _ring, (residual,) = _residuals(problem.with_equation(form))
+        except NotPolynomial:
+            continue
+        if residual.degree(0) <= 2:
+            return form
+    return None
+
+
+def _recheck(problem: Problem, solution: Solution) -> Solution:
+    """A solution of a rewritten equation, checked against the original one (rewrites may
+    add solutions: a zero of a denominator, a root of a squared side)."""
+    kept, discarded = _check_candidates(problem, solution.solutions)
+    kept_kind = "several" if len(kept) > 1 else solution.kind if kept else "none"
+    if solution.kind == "several" and len(kept) == 1:
+        kept_kind = "unique"
+    return replace(solution, kind=kept_kind, solutions=tuple(kept),
+                   discarded=solution.discarded + tuple(discarded), method="rules",
+                   reason=solution.reason or ("" if kept else "every candidate fails"))
+
+
+# --- checks by substitution --------------------------------------------------------------------
+
+def _check_candidates(problem: Problem, candidates: Sequence[Mapping[str, Expr]]
+                      ) -> tuple[list[Mapping[str, Expr]], list[Discarded]]:
+    kept, discarded = [], []
+    for candidate in candidates:
+        reason = _failure(problem, candidate)
+        if reason is None:
+            if candidate not in kept:
+                kept.append(candidate)
+        else:
+            discarded.append(Discarded(candidate, reason))
+    return kept, discarded
+
+
+def _failure(problem: Problem, candidate: Mapping[str, Expr]) -> str | None:
+    """Why the candidate does not solve every equation, or None if it does: checked at 60
+    digits, at random parameter values where the candidate is defined."""
+    mapping = {u: candidate[u.name] for u in problem.unknowns}
+    sides = [(lhs.subs(mapping), rhs.subs(mapping)) for lhs, rhs in problem.equations]
+    parameters = sorted({s.name for pair in sides for side in pair
+                         for s in side.free_symbols()})
+    rng = random.Random(0)
+    checked = 0
+    for _attempt in range(CHECK_POINTS * 4 if parameters else 1):
+        point = {p: mpmath.mpf(rng.uniform(-5, 5)) for p in parameters}
+        if not all(reference(v, point, CHECK_DIGITS) is not None for v in candidate.values()):
+            continue
+        for number_, (lhs, rhs) in enumerate(sides, 1):
+            left, right = (reference(side, point, CHECK_DIGITS) for side in (lhs, rhs))
+            where = f" at {', '.join(f'{k} = {float(v):.6g}' for k, v in point.items())}" \
+                if point else ""
+            if left is None or right is None:
+                return f"equation {number_} is undefined there{where}"
+            if abs(left - right) > TOLERANCE * max(1, abs(left), abs(right)):
+                return (f"equation {number_} does not hold: its sides are "
+                        f"{float(left):.6g} and {float(right):.6g}{where}")
+        checked += 1
+        if checked >= CHECK_POINTS:
+            break
+    if checked == 0:
+        return "the candidate is undefined at every point tried"
+    return None
+
+
+_DOMAIN = {"log": "gt", "sqrt": "ge", "log1p": "gt"}
+
+
+def _definedness(value: Expr) -> tuple[Expr, ...]:
+    """Where a symbolic value is defined: denominators nonzero, logarithms of positives,
+    square roots of non-negatives (for the subterms that involve a parameter)."""
+    conditions = []
+    for node in postorder(value):
+        if not node.free_symbols():
+            continue
+        if node.op == "div" and node.args[1].free_symbols():
+            conditions.append(make("ne", node.args[1], number(0)))
+        elif node.op in _DOMAIN:
+            bound = number(-1) if node.op == "log1p" else number(0)
+            conditions.append(make(_DOMAIN[node.op], node.args[0], bound))
+    return tuple(dict.fromkeys(conditions))
+
+
+def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
+          limits: Limits, method: str = "auto") -> Solution:
+    """Solve equations (Exprs: `lhs = rhs` equations, `lhs == rhs`, or e meaning e = 0)."""
+    if method not in ("auto", "rules"):
+        raise EqsatError(f"unknown method {method!r}: use 'auto' or 'rules'")
+    pairs = []
+    for equation in equations:
+        if equation.op in ("equation", "eq"):
+            pairs.append((equation.args[0], equation.args[1]))
+        else:
+            pairs.append((equation, number(0)))
+    problem = Problem(tuple(pairs), tuple(unknowns), engine, limits, method)
+    return solve_problem(problem)

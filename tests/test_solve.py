@@ -1,0 +1,250 @@
+"""eqsat.solve: exact answers, every case reported, candidates checked by substitution."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+import eqsat
+from eqsat import Expr, parse, solve
+from eqsat.numeric import reference
+
+from .conftest import corpus
+
+
+def value(text: str) -> Expr:
+    return parse(text)
+
+
+@pytest.mark.parametrize(("equation", "expected"), [
+    ("3x + 1 = 2(2x - 6)", 13),
+    ("x/3 + 1/2 = 1", Fraction(3, 2)),
+    ("0.1*x = 0.3", 3),
+    ("2(x - 1) = x + 4", 6),
+    ("x == 5 - x", Fraction(5, 2)),
+    ("7 - x", 7),
+])
+def test_unique_numeric_answers_are_exact_rationals(equation: str,
+                                                    expected: int | Fraction) -> None:
+    solution = solve(equation, "x")
+    assert solution.kind == "unique"
+    assert solution["x"].is_number and solution["x"].number == expected
+    assert str(solution) == f"x = {expected}"
+
+
+@pytest.mark.parametrize(("equation", "reason"), [
+    ("x + 1 = x + 2", "inconsistent"),
+    ("x^2 + 1 = 0", "discriminant is -4 < 0"),
+    ("sqrt(x) = -3", "fails"),
+])
+def test_no_solution_says_why(equation: str, reason: str) -> None:
+    solution = solve(equation, "x")
+    assert solution.kind == "none"
+    assert reason in str(solution)
+    with pytest.raises(eqsat.SolveError, match="no solution"):
+        solution["x"]
+
+
+def test_identity_has_every_value() -> None:
+    solution = solve("2(x + 1) = 2x + 2", "x")
+    assert (solution.kind, solution.free) == ("infinite", ("x",))
+    assert solution["x"] == value("x")
+    assert str(solution) == "every x"
+
+
+def test_symbolic_coefficient_reports_the_zero_case() -> None:
+    solution = solve("a*x = b", "x")
+    assert solution.kind == "unique" and solution["x"] == value("b/a")
+    assert [str(c) for c in solution.conditions] == ["a != 0"]
+    (zero,) = solution.cases
+    assert [str(c) for c in zero.conditions] == ["a == 0"]
+    assert zero.solution is not None and zero.solution.kind == "none"
+    assert [str(c) for c in zero.solution.conditions] == ["b != 0"]
+    (both,) = zero.solution.cases
+    assert [str(c) for c in both.conditions] == ["b == 0"]
+    assert both.solution is not None and both.solution.kind == "infinite"
+
+
+def test_a_vanishing_coefficient_can_make_every_value_a_solution() -> None:
+    solution = solve("x + x*y == 1 + y", "x")
+    assert solution["x"] == value("1")
+    assert [str(c) for c in solution.conditions] == ["y + 1 != 0"]
+    (case,) = solution.cases
+    assert str(case.conditions[0]) == "y == -1"
+    assert case.solution is not None and case.solution.kind == "infinite"
+
+
+def test_system_unique() -> None:
+    solution = solve(["x + y = 3", "x - y = 1"], ["x", "y"])
+    assert solution.kind == "unique"
+    assert (solution["x"], solution["y"]) == (value("2"), value("1"))
+    assert str(solution) == "x = 2, y = 1"
+
+
+def test_system_inconsistent() -> None:
+    solution = solve(["x + 2y = 1", "2x + 4y = 3"], ["x", "y"])
+    assert solution.kind == "none" and "inconsistent" in solution.reason
+
+
+def test_system_underdetermined_names_the_free_unknowns() -> None:
+    solution = solve(["x + y + z = 1", "x - y = 0"], ["x", "y", "z"])
+    assert (solution.kind, solution.free) == ("infinite", ("z",))
+    assert solution["x"] == value("1/2 - z/2") or eqsat.prove_equal(solution["x"], "(1 - z)/2")
+    assert solution["z"] == value("z")
+    assert str(solution).endswith("for every z")
+
+
+def test_symbolic_system_with_its_determinant_condition() -> None:
+    solution = solve(["a*x + b*y = e", "c*x + d*y = g"], ["x", "y"])
+    assert str(solution["x"]) == "(d*e - b*g)/(a*d - b*c)"
+    assert str(solution["y"]) == "(a*g - c*e)/(a*d - b*c)"
+    assert [str(c) for c in solution.conditions] == ["a*d - b*c != 0"]
+    (case,) = solution.cases
+    assert case.solution is None and "not analysed" in str(solution)
+
+
+def test_parameter_cases_are_solved_again() -> None:
+    solution = solve(["x + 2*y = 1", "x + 3*y + 2*n*z = 1", "4*x - y + n^2*z = 1"],
+                     ["x", "y", "z"])
+    assert [str(c) for c in solution.conditions] == ["n^2 + 18*n != 0"]
+    assert sorted(str(c.conditions[0]) for c in solution.cases) == ["n == -18", "n == 0"]
+    assert all(c.solution is not None and c.solution.kind == "none" for c in solution.cases)
+
+
+@pytest.mark.parametrize(("equation", "expected"), [
+    ("x/(x - 1) = 2", "2"),
+    ("2*x/(x + 2) = 1", "2"),
+    ("sqrt(x) = 3", "9"),
+    ("sqrt(x + 1) = 3", "8"),
+    ("exp(x) = 5", "log(5)"),
+    ("log(x) = 2", "exp(2)"),
+    ("exp(2x + 1) = 5", "log(5)/2 - 1/2"),
+    ("1/(x - 1) = 2/(x + 1)", "3"),
+])
+def test_equations_reducible_by_the_rules(equation: str, expected: str) -> None:
+    solution = solve(equation, "x")
+    assert solution.kind == "unique"
+    assert eqsat.prove_equal(solution["x"], expected) or solution["x"] == value(expected)
+
+
+def test_parametric_answer_carries_its_domain() -> None:
+    solution = solve("exp(x) = a", "x")
+    assert solution["x"] == value("log(a)")
+    assert [str(c) for c in solution.conditions] == ["a > 0"]
+
+
+def test_quadratic_gives_both_roots() -> None:
+    solution = solve("x^2 - 5x + 6 = 0", "x")
+    assert solution.kind == "several"
+    assert sorted(v.number for v in solution.values("x")) == [2, 3]
+    with pytest.raises(eqsat.SolveError, match="2 values"):
+        solution["x"]
+    irrational = solve("x^2 - 3x + 1 = 0", "x")
+    assert [str(v) for v in irrational.values("x")] == ["(sqrt(5) + 3)/2", "(3 - sqrt(5))/2"]
+    assert solve("x^2 - 2x + 1", "x")["x"] == value("1")
+
+
+def test_symbolic_quadratic_keeps_every_case() -> None:
+    solution = solve("a*x^2 + b*x + c = 0", "x")
+    assert [str(v) for v in solution.values("x")] == [
+        "(-b + sqrt(b^2 - 4*a*c))/(2*a)", "(-b - sqrt(b^2 - 4*a*c))/(2*a)"]
+    assert [str(c) for c in solution.conditions] == ["b^2 - 4*a*c >= 0", "a != 0"]
+    (linear,) = solution.cases
+    assert linear.solution is not None and str(linear.solution["x"]) == "-c/b"
+
+
+def test_failed_candidates_are_discarded_and_said_so() -> None:
+    squared = solve("sqrt(x) = x - 2", "x")
+    assert squared["x"] == value("4")
+    (dropped,) = squared.discarded
+    assert dropped.values["x"] == value("1") and "does not hold" in dropped.reason
+    assert "discarded x = 1" in str(squared)
+    pole = solve("(x - 1)/(1 + 1/(x - 1)) = 0", "x")
+    assert pole.kind == "none"
+    assert "undefined" in pole.discarded[0].reason
+
+
+@pytest.mark.parametrize(("equation", "message"), [
+    ("x^3 = 8", "cannot isolate x"),
+    ("sin(x) = x", "cannot isolate x"),
+])
+def test_what_the_rules_cannot_solve_is_a_clear_error(equation: str, message: str) -> None:
+    with pytest.raises(eqsat.SolveError, match=message):
+        solve(equation, "x")
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("x +", "x"), "unexpected end of input"),
+    (([], "x"), "at least one equation"),
+    (("3 = 3", None), "no symbol"),
+    ((["x = 1", "x = 2"], ["x", "x"]), "named twice"),
+])
+def test_bad_input_is_one_clear_error(arguments: tuple[object, object], message: str) -> None:
+    with pytest.raises(eqsat.EqsatError, match=message):
+        solve(*arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("equations", "unknowns"), [
+    ("3x + 1 = 2(2x - 6)", "x"),
+    ("x/3 + 1/2 = 1", "x"),
+    ("x == y - 2*x", "x"),
+    (["x + y = 3", "x - y = 1"], ["x", "y"]),
+    (["x + 2y + z = 4", "y - z = 1", "x + z = 2"], ["x", "y", "z"]),
+])
+def test_the_rules_alone_agree_with_elimination(equations: str | list[str],
+                                                 unknowns: str | list[str]) -> None:
+    by_rules, by_elimination = (solve(equations, unknowns, method=m) for m in ("rules", "auto"))
+    assert by_rules.method == "rules" and by_elimination.method == "linear"
+    assert by_rules.kind == by_elimination.kind == "unique"
+    for name in by_elimination.unknowns:
+        assert eqsat.prove_equal(by_rules[name], by_elimination[name])
+
+
+# --- the SymPy corpus ---------------------------------------------------------------------------
+
+def _residual(equation: str) -> Expr:
+    parsed = parse(equation)
+    return parsed.args[0] - parsed.args[1] if parsed.op in ("eq", "equation") else parsed
+
+
+def _assert_solves(case: dict[str, object], solution: eqsat.Solution) -> None:
+    """Our values satisfy every equation, and equal the expected ones, at random points."""
+    rng = random.Random(0)
+    expected = case["expect"]
+    assert isinstance(expected, dict)
+    residuals = [_residual(e) for e in case["input"]]  # type: ignore[attr-defined]
+    mapping = {eqsat.symbol(u): solution[u] for u in solution.unknowns}
+    symbols = sorted({s.name for r in residuals for s in r.free_symbols()})
+    tested = 0
+    for _ in range(20):
+        point = {s: mpmath.mpf(rng.uniform(-4, 4)) for s in symbols}
+        for name, text in expected.items():
+            ours, theirs = (reference(v, point) for v in (solution[name], parse(text)))
+            if ours is None or theirs is None:
+                continue
+            assert abs(ours - theirs) < 1e-20 * max(1, abs(theirs)), (name, ours, theirs)
+        for r in residuals:
+            at = reference(r.subs(mapping), point)
+            if at is not None:
+                assert abs(at) < mpmath.mpf(10) ** -20
+                tested += 1
+    assert tested
+
+
+@pytest.mark.parametrize("case", corpus("sympy_cases.jsonl", "solve"),
+                         ids=lambda c: " ; ".join(c["input"])[:60])  # type: ignore[index]
+def test_sympy_corpus_case(case: dict[str, object]) -> None:
+    solution = solve(case["input"], case["unknowns"])  # type: ignore[arg-type]
+    if case.get("no_solution"):
+        assert solution.kind == "none"
+    elif case["expect"] == "ALL":
+        assert solution.kind == "infinite"
+        assert set(solution.free) == set(case["unknowns"])  # type: ignore[arg-type]
+    else:
+        assert solution.kind in ("unique", "infinite")
+        free = set(case["unknowns"]) - set(case["expect"])  # type: ignore[arg-type]
+        assert set(solution.free) == free
+        _assert_solves(case, solution)
