@@ -197,7 +197,10 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
         raise EqsatError(f"the order of a derivative is a positive integer, not {n}")
     limits = limits or Limits()
     deadline = time.perf_counter() + limits.seconds
-    current, total = start, RunReport("saturated")
+    # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
+    # derivative of the simplified form, 0, is defined
+    cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1)
+    current, total = cleaned.expr, cleaned.report
     for variable in order:
         derivative, report = _differentiate(current, _variable(current, variable), rules)
         total.absorb(report)
