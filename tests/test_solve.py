@@ -109,7 +109,7 @@ def test_symbolic_system_with_its_determinant_condition() -> None:
 def test_parameter_cases_are_solved_again() -> None:
     solution = solve(["x + 2*y = 1", "x + 3*y + 2*n*z = 1", "4*x - y + n^2*z = 1"],
                      ["x", "y", "z"])
-    assert [str(c) for c in solution.conditions] == ["n^2 + 18*n != 0"]
+    assert [str(c) for c in solution.conditions] == ["n != 0", "n + 18 != 0"]
     assert sorted(str(c.conditions[0]) for c in solution.cases) == ["n == -18", "n == 0"]
     assert all(c.solution is not None and c.solution.kind == "none" for c in solution.cases)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .poly import Monomial, Poly
 
@@ -43,7 +44,11 @@ def _pivot_key(entry: Poly) -> tuple[int, int]:
 
 def eliminate(rows: list[Row], columns: int) -> Reduced:
     """Bareiss-style fraction-free Gauss-Jordan: every division is exact, and after the last
-    step every pivot equals the last one (for a square system, the determinant)."""
+    step every pivot equals the last one (for a square system, the determinant). Systems
+    with numbers only are eliminated over the rationals instead, with pivots 1."""
+    numbers = [[entry.constant_value() for entry in row] for row in rows]
+    if all(value is not None for row in numbers for value in row):
+        return _eliminate_numbers(numbers, columns)  # type: ignore[arg-type]
     rows = [list(r) for r in rows]
     previous = Poly.constant(1)
     pivots: list[tuple[int, int]] = []
@@ -74,3 +79,27 @@ def eliminate(rows: list[Row], columns: int) -> Reduced:
     # every pivot entry now equals the last pivot
     leftover = [rows[r][columns] for r in range(top, len(rows))]
     return Reduced(rows[:top], pivots, previous, free_columns, leftover, nonconstant)
+
+
+def _eliminate_numbers(rows: list[list[Fraction]], columns: int) -> Reduced:
+    """Gauss-Jordan over the rationals, each pivot row scaled to pivot 1."""
+    pivots: list[tuple[int, int]] = []
+    free_columns: list[int] = []
+    top = 0
+    for column in range(columns):
+        chosen = next((r for r in range(top, len(rows)) if rows[r][column] != 0), None)
+        if chosen is None:
+            free_columns.append(column)
+            continue
+        rows[top], rows[chosen] = rows[chosen], rows[top]
+        pivot = rows[top][column]
+        pivot_row = rows[top] = [entry / pivot for entry in rows[top]]
+        for r, row in enumerate(rows):
+            factor = row[column]
+            if r != top and factor != 0:
+                rows[r] = [entry - factor * p for entry, p in zip(row, pivot_row, strict=True)]
+        pivots.append((top, column))
+        top += 1
+    as_polys = [[Poly.constant(entry) for entry in row] for row in rows]
+    leftover = [as_polys[r][columns] for r in range(top, len(rows))]
+    return Reduced(as_polys[:top], pivots, Poly.constant(1), free_columns, leftover, [])

@@ -265,9 +265,10 @@ class Ring:
         return min(poly.terms.items(), key=lambda t: self._term_key(t[0]))[1]
 
     def _term_key(self, m: Monomial) -> tuple[object, ...]:
-        """Highest degree first, then unknowns before parameters, then by name."""
+        """Highest degree in the unknowns first, then highest degree, then by name."""
         degree = sum(e for i, e in m)
-        return (-degree, [(self._name_key(i), -e) for i, e in self._by_name(m)])
+        in_unknowns = sum(e for i, e in m if self.is_unknown(i))
+        return (-in_unknowns, -degree, [(self._name_key(i), -e) for i, e in self._by_name(m)])
 
     def _name_key(self, index: int) -> tuple[bool, str]:
         return (not self.is_unknown(index), str(self.variables[index]))

@@ -142,7 +142,7 @@ def _quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
     value = denominator.constant_value()
     if value is not None:
         return display_order(ring.to_expr(numerator.scale(1 / value)))
-    content = _content(ring, numerator, denominator)
+    content = _content(ring, [numerator, denominator], denominator)
     lowest: dict[int, int] = {}
     for poly in (numerator, denominator):
         for index, exponent in poly.lowest_exponents().items():
@@ -159,13 +159,13 @@ def _quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
     return display_order(make("div", ring.to_expr(numerator), ring.to_expr(denominator)))
 
 
-def _content(ring: Ring, numerator: Poly, denominator: Poly) -> Fraction:
-    """A rational that divides every coefficient of both, signed like the leading term of
-    the denominator (so that the denominator starts with a plus)."""
-    coefficients = list(numerator.terms.values()) + list(denominator.terms.values())
+def _content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
+    """A rational that divides every coefficient of the polys, signed so that `leading`
+    divided by it is written with a plus in front."""
+    coefficients = [c for p in polys for c in p.terms.values()]
     top = math.gcd(*(c.numerator for c in coefficients))
     bottom = math.lcm(*(c.denominator for c in coefficients))
-    sign = 1 if ring.leading_coefficient(denominator) > 0 else -1
+    sign = 1 if ring.leading_coefficient(leading) > 0 else -1
     return Fraction(top, bottom) * sign
 
 
@@ -257,12 +257,23 @@ def _tidy(problem: Problem, value: Expr) -> Expr:
 def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
            solution: Solution) -> Solution:
     """`solution` holds where `vanishing` (a polynomial in the parameters) is nonzero; the
-    cases where it is zero are solved again with a parameter substituted."""
-    if ring.leading_coefficient(vanishing) < 0:
-        vanishing = -vanishing
-    condition = make("ne", ring.to_expr(vanishing), number(0))
+    cases where it is zero are solved again with a parameter substituted. A constant such
+    as E or pi - 3 is decided numerically instead."""
+    vanishing = vanishing.scale(1 / _content(ring, [vanishing], vanishing))
+    if not any(ring.variables[i].free_symbols() for i in vanishing.variables()):
+        value = reference(ring.to_expr(vanishing), {}, CHECK_DIGITS)
+        if value is not None and abs(value) > TOLERANCE:
+            return solution
+        raise SolveError(f"cannot decide whether {ring.to_expr(vanishing)} is zero")
+    lowest = vanishing.lowest_exponents()
+    factored = [i for i, e in lowest.items() if e > 0 and ring.variables[i].is_symbol]
+    rest = vanishing.times_monomial(tuple(sorted((i, -lowest[i]) for i in factored)))
+    factors = [ring.variables[i] for i in factored]  # a^2*b != 0: a != 0 and b != 0
+    if rest.constant_value() is None:
+        factors.append(ring.to_expr(rest))
+    conditions = tuple(make("ne", f, number(0)) for f in factors)
     cases = []
-    for parameter, value in _zeros(ring, vanishing):
+    for parameter, value in _zeros(ring, factored, rest):
         when = make("eq", parameter, value)
         if depth >= MAX_CASE_DEPTH:
             cases.append(Case((when,), None, "case analysis depth limit reached"))
@@ -272,18 +283,15 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
     if not cases:
         shown = make("eq", ring.to_expr(vanishing), number(0))
         cases.append(Case((shown,), None, "no parameter can be isolated in it"))
-    return replace(solution, conditions=(*solution.conditions, condition),
+    return replace(solution, conditions=(*solution.conditions, *conditions),
                    cases=solution.cases + tuple(cases))
 
 
-def _zeros(ring: Ring, poly: Poly) -> list[tuple[Expr, Expr]]:
-    """Substitutions parameter = value that together cover every zero of poly: one per
-    symbol factored out of every term, then one for a symbol the rest is linear in with a
-    constant coefficient. Empty if the rest has no such symbol."""
-    lowest = poly.lowest_exponents()
-    factored = [i for i, e in lowest.items() if e > 0 and ring.variables[i].is_symbol]
+def _zeros(ring: Ring, factored: list[int], rest: Poly) -> list[tuple[Expr, Expr]]:
+    """Substitutions parameter = value that together cover every zero of
+    product(factored symbols) * rest: one per factored symbol, then one for a symbol the
+    rest is linear in with a constant coefficient. Empty if the rest has no such symbol."""
     zeros = [(ring.variables[i], number(0)) for i in factored]
-    rest = poly.times_monomial(tuple(sorted((i, -lowest[i]) for i in factored)))
     if rest.constant_value() is not None:
         return zeros
     for index in sorted(rest.variables()):
@@ -419,8 +427,8 @@ def _failure(problem: Problem, candidate: Mapping[str, Expr]) -> str | None:
     digits, at random parameter values where the candidate is defined."""
     mapping = {u: candidate[u.name] for u in problem.unknowns}
     sides = [(lhs.subs(mapping), rhs.subs(mapping)) for lhs, rhs in problem.equations]
-    parameters = sorted({s.name for pair in sides for side in pair
-                         for s in side.free_symbols()})
+    parameters = sorted({s.name for e in [*candidate.values(), *(x for p in sides for x in p)]
+                         for s in e.free_symbols()})
     rng = random.Random(0)
     checked = 0
     for _attempt in range(CHECK_POINTS * 4 if parameters else 1):
