@@ -37,17 +37,13 @@ def sized_sums(block: Callable[[int], str], targets: list[int]) -> list[tuple[st
     return found
 
 
-def _worker(task: Callable[..., Any], args: tuple[Any, ...],
-            queue: multiprocessing.Queue[tuple[float, int]]) -> None:
-    start = time.perf_counter()
-    result = task(*args)
-    queue.put((time.perf_counter() - start, int(sympy.count_ops(result))))
+def _worker(task: Callable[..., Any], args: tuple[Any, ...], queue: Any) -> None:
+    queue.put(task(*args))
 
 
-def timed_sympy(task: Callable[..., Any], args: tuple[Any, ...],
-                timeout: float) -> tuple[float, int] | None:
-    """(seconds, count_ops of the result) of task(*args) in a worker, or None past timeout."""
-    queue: multiprocessing.Queue[tuple[float, int]] = multiprocessing.Queue()
+def in_worker(task: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any | None:
+    """task(*args) in a worker process; None if it runs past timeout or raises."""
+    queue: Any = multiprocessing.Queue()
     worker = multiprocessing.Process(target=_worker, args=(task, args, queue))
     worker.start()
     worker.join(timeout)
@@ -56,6 +52,19 @@ def timed_sympy(task: Callable[..., Any], args: tuple[Any, ...],
         worker.join()
         return None
     return queue.get() if not queue.empty() else None
+
+
+def _timed_size(task: Callable[..., Any], args: tuple[Any, ...]) -> tuple[float, int]:
+    start = time.perf_counter()
+    result = task(*args)
+    return time.perf_counter() - start, int(sympy.count_ops(result))
+
+
+def timed_sympy(task: Callable[..., Any], args: tuple[Any, ...],
+                timeout: float) -> tuple[float, int] | None:
+    """(seconds, count_ops of the result) of task(*args) in a worker, or None past timeout."""
+    found: tuple[float, int] | None = in_worker(_timed_size, (task, args), timeout)
+    return found
 
 
 def timed_eqsat(task: Callable[[], eqsat.Simplified]) -> tuple[float, int, str]:

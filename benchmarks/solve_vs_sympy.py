@@ -14,15 +14,13 @@ SymPy runs in a worker process (warmed up by one solve) with a time limit.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import statistics
 import time
-from typing import Any
 
 import mpmath
 import sympy
-from common import corpus
+from common import corpus, in_worker
 
 import eqsat
 from eqsat.numeric import reference
@@ -114,7 +112,8 @@ def eqsat_answer(equations: list[str], unknowns: list[str],
     return [dict(s) for s in solution.solutions]
 
 
-def _sympy_worker(equations: list[str], unknowns: list[str], queue: Any) -> None:
+def _sympy_solve(equations: list[str], unknowns: list[str]
+                 ) -> tuple[float, list[dict[str, str]]]:
     x = sympy.Symbol("x")
     sympy.solve([x - 1], [x], dict=True)  # warm up
     start = time.perf_counter()
@@ -124,22 +123,15 @@ def _sympy_worker(equations: list[str], unknowns: list[str], queue: Any) -> None
         parsed.append(sympy.sympify(left) - (sympy.sympify(right) if right else 0))
     result = sympy.solve(parsed, [sympy.Symbol(u) for u in unknowns], dict=True)
     elapsed = time.perf_counter() - start
-    queue.put((elapsed, [{str(k): str(v) for k, v in s.items()} for s in result]))
+    return elapsed, [{str(k): str(v) for k, v in s.items()} for s in result]
 
 
 def sympy_answer(equations: list[str], unknowns: list[str], timeout: float
                  ) -> tuple[float, list[dict[str, eqsat.Expr]] | str] | None:
-    queue: Any = multiprocessing.Queue()
-    worker = multiprocessing.Process(target=_sympy_worker, args=(equations, unknowns, queue))
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        worker.kill()
-        worker.join()
-        return None
-    if queue.empty():
-        return None  # SymPy raised
-    seconds, result = queue.get()
+    found = in_worker(_sympy_solve, (equations, unknowns), timeout)
+    if found is None:
+        return None  # past the time limit, or SymPy raised
+    seconds, result = found
     if not result:
         return seconds, "NONE"
     if result == [{}]:

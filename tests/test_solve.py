@@ -248,3 +248,8 @@ def test_sympy_corpus_case(case: dict[str, object]) -> None:
         free = set(case["unknowns"]) - set(case["expect"])  # type: ignore[arg-type]
         assert set(solution.free) == free
         _assert_solves(case, solution)
+
+
+def test_the_time_limit_bounds_the_rules() -> None:
+    with pytest.raises(eqsat.SolveError, match="time limit"):
+        solve("exp(2x + 1) = 5", "x", limits=eqsat.Limits(seconds=1e-9))

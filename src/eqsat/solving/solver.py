@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -34,8 +35,17 @@ class Problem:
     equations: tuple[tuple[Expr, Expr], ...]
     unknowns: tuple[Expr, ...]
     engine: Engine
-    limits: Limits
+    limits: Limits  # for each e-graph run; limits.seconds also bounds the whole solve
+    deadline: float
     method: str = "auto"  # "auto": polynomial elimination first; "rules": the e-graph first
+
+    def remaining(self) -> Limits:
+        """The limits for the next e-graph run: what is left of the time limit."""
+        left = self.deadline - time.perf_counter()
+        if left <= 0:
+            raise SolveError(f"the time limit ({self.limits.seconds:g} s) was reached before "
+                             f"the rules could isolate {', '.join(self.names)}")
+        return replace(self.limits, seconds=left)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -247,7 +257,7 @@ def _tidy(problem: Problem, value: Expr) -> Expr:
         return value
     with problem.engine.session() as session:
         handle = session.add(value)
-        session.run(["simplify"], problem.limits)
+        session.run(["simplify"], problem.remaining())
         simplest, _ = session.extract(handle)
     return display_order(simplest)
 
@@ -353,7 +363,7 @@ def _isolate_any(problem: Problem, equations: list[tuple[Expr, Expr]],
         lhs, rhs = equations[index]
         for unknown in unknowns:
             if unknown in _symbols(equations[index]):
-                found = isolate(problem.engine, lhs, rhs, unknown, problem.limits)
+                found = isolate(problem.engine, lhs, rhs, unknown, problem.remaining())
                 if found.solved is not None:
                     return index, unknown, found.solved
     return None
@@ -364,7 +374,7 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
     polynomial of degree at most 2 in x, solved by the polynomial path."""
     ((lhs, rhs),) = problem.equations
     (unknown,) = problem.unknowns
-    found = isolate(problem.engine, lhs, rhs, unknown, problem.limits,
+    found = isolate(problem.engine, lhs, rhs, unknown, problem.remaining(),
                     lambda f: f.solved is not None or _polynomial_form(problem, f) is not None)
     if found.solved is not None:
         candidate = {unknown.name: _tidy(problem, found.solved)}
@@ -481,5 +491,6 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             pairs.append((equation.args[0], equation.args[1]))
         else:
             pairs.append((equation, number(0)))
-    problem = Problem(tuple(pairs), tuple(unknowns), engine, limits, method)
+    problem = Problem(tuple(pairs), tuple(unknowns), engine, limits,
+                      time.perf_counter() + limits.seconds, method)
     return solve_problem(problem)
