@@ -3,29 +3,24 @@ unknowns and by the [solve] rules otherwise; every answer checked by substitutio
 
 from __future__ import annotations
 
-import math
-import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-import mpmath
-
 from ..egraph import Engine, Limits
 from ..errors import EqsatError, SolveError
-from ..expr import Expr, make, number, postorder
+from ..expr import Expr, make, number
 from ..extract import display_order
 from ..numeric import reference
+from .check import CHECK_DIGITS, TOLERANCE, check_candidates, definedness
+from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .linear import clear_denominators, eliminate
 from .poly import NotPolynomial, Poly, Ring
-from .solution import Case, Discarded, Solution
+from .solution import Case, Solution
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
-CHECK_DIGITS = 60
-CHECK_POINTS = 8  # random parameter values a symbolic candidate is checked at
-TOLERANCE = mpmath.mpf(10) ** -30
 
 
 @dataclass(frozen=True)
@@ -125,7 +120,7 @@ def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> 
             numerator = numerator - row[f] * Poly.variable(f)
         numerators[c] = numerator
     _verify_linear(rows, numerators, determinant, columns)
-    values = {u.name: _quotient(ring, numerators[j], determinant)
+    values = {u.name: quotient(ring, numerators[j], determinant)
               for j, u in enumerate(problem.unknowns)}
     kind = "infinite" if free else "unique"
     solution = Solution(kind, problem.names, (values,), tuple(f.name for f in free),
@@ -147,46 +142,6 @@ def _verify_linear(rows: list[list[Poly]], numerators: dict[int, Poly], determin
                              f"{number_} on substitution")
 
 
-def _quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
-    """numerator/denominator with common numbers and monomials cancelled, sign normalised."""
-    value = denominator.constant_value()
-    if value is not None:
-        return display_order(ring.to_expr(numerator.scale(1 / value)))
-    content = _content(ring, [numerator, denominator], denominator)
-    lowest: dict[int, int] = {}
-    for poly in (numerator, denominator):
-        for index, exponent in poly.lowest_exponents().items():
-            lowest[index] = min(lowest.get(index, exponent), exponent)
-    both = set(numerator.variables()) & set(denominator.variables())
-    shift = tuple(sorted((i, -e) for i, e in lowest.items() if e > 0 and i in both))
-    if numerator.is_zero():
-        return number(0)
-    numerator, denominator = (p.scale(1 / content).times_monomial(shift)
-                              for p in (numerator, denominator))
-    ratio = _constant_ratio(numerator, denominator)
-    if ratio is not None:
-        return number(ratio)
-    return display_order(make("div", ring.to_expr(numerator), ring.to_expr(denominator)))
-
-
-def _content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
-    """A rational that divides every coefficient of the polys, signed so that `leading`
-    divided by it is written with a plus in front."""
-    coefficients = [c for p in polys for c in p.terms.values()]
-    top = math.gcd(*(c.numerator for c in coefficients))
-    bottom = math.lcm(*(c.denominator for c in coefficients))
-    sign = 1 if ring.leading_coefficient(leading) > 0 else -1
-    return Fraction(top, bottom) * sign
-
-
-def _constant_ratio(numerator: Poly, denominator: Poly) -> Fraction | None:
-    (m, c), *_ = denominator.terms.items()
-    if m not in numerator.terms:
-        return None
-    ratio = numerator.terms[m] / c
-    return ratio if (numerator - denominator.scale(ratio)).is_zero() else None
-
-
 def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solution:
     """a*x^2 + b*x + c = 0: both roots, (-b +- sqrt(b^2 - 4*a*c))/(2*a), checked."""
     a, b, c = (residual.coefficient(0, k) for k in (2, 1, 0))
@@ -198,10 +153,11 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
         solution = Solution("none", problem.names, reason=f"the discriminant is {known} < 0: "
                             "no real root", method="quadratic")
     else:
-        roots = _roots(ring, a, b, discriminant)
+        roots = quadratic_roots(ring, a, b, discriminant)
         if known is None:
             conditions = (make("ge", ring.to_expr(discriminant), number(0)),)
-        kept, discarded = _check_candidates(problem, [{name: r} for r in roots])
+        kept, discarded = check_candidates(problem.equations, problem.unknowns,
+                                           [{name: r} for r in roots])
         kind = "none" if not kept else "unique" if len(kept) == 1 else "several"
         solution = Solution(kind, problem.names, tuple(kept), conditions=conditions,
                             discarded=tuple(discarded), method="quadratic",
@@ -209,46 +165,6 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
     if a.constant_value() is None:
         return _split(problem, depth, ring, a, solution)
     return solution
-
-
-def _roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly) -> list[Expr]:
-    """(-b + sqrt(d))/(2*a) and (-b - sqrt(d))/(2*a): exact numbers where a, b and d are
-    numbers and d is a square, (p + k*sqrt(m))/q with integers where they are numbers."""
-    values = [p.constant_value() for p in (a, b, discriminant)]
-    if any(v is None for v in values):
-        two_a, minus_b = (ring.to_expr(p) for p in (a.scale(Fraction(2)), -b))
-        root = make("sqrt", ring.to_expr(discriminant))
-        found = [make("div", make(op, minus_b, root), two_a) for op in ("add", "sub")]
-        return [display_order(r) for r in dict.fromkeys(found)]
-    a_, b_, d_ = (v for v in values if v is not None)
-    outside, inside = _square_free(d_) if d_ else (Fraction(0), 1)
-    centre, spread = -b_ / (2 * a_), abs(outside / (2 * a_))
-    if inside == 1 or spread == 0:
-        return [number(v) for v in dict.fromkeys((centre + spread, centre - spread))]
-    below = math.lcm(centre.denominator, spread.denominator)
-    irrational = make("sqrt", number(inside))
-    scaled = irrational if spread * below == 1 else make("mul", number(spread * below),
-                                                         irrational)
-    found = []
-    for op in ("add", "sub"):
-        top = make(op, number(centre * below), scaled) if centre else \
-            (scaled if op == "add" else make("neg", scaled))
-        found.append(top if below == 1 else make("div", top, number(below)))
-    return [display_order(r) for r in found]
-
-
-def _square_free(value: Fraction) -> tuple[Fraction, int]:
-    """A positive value = outside^2 * inside with inside a square-free integer where small
-    factors allow (trial division below 1000), outside rational."""
-    inside = value.numerator * value.denominator
-    outside = Fraction(1, value.denominator)
-    for p in range(2, 1000):
-        while inside % (p * p) == 0:
-            outside, inside = outside * p, inside // (p * p)
-    root = math.isqrt(inside)
-    if root * root == inside:
-        outside, inside = outside * root, 1
-    return outside, inside
 
 
 def _tidy(problem: Problem, value: Expr) -> Expr:
@@ -269,7 +185,7 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
     """`solution` holds where `vanishing` (a polynomial in the parameters) is nonzero; the
     cases where it is zero are solved again with a parameter substituted. A constant such
     as E or pi - 3 is decided numerically instead."""
-    vanishing = vanishing.scale(1 / _content(ring, [vanishing], vanishing))
+    vanishing = vanishing.scale(1 / content(ring, [vanishing], vanishing))
     if not any(ring.variables[i].free_symbols() for i in vanishing.variables()):
         value = reference(ring.to_expr(vanishing), {}, CHECK_DIGITS)
         if value is not None and abs(value) > TOLERANCE:
@@ -343,7 +259,7 @@ def _by_rules(problem: Problem, depth: int) -> Solution:
         raise SolveError(f"the rules cannot isolate any of {', '.join(map(str, unknowns))} "
                          f"in: {shown}")
     values = {u.name: _tidy(problem, found[u]) if u in found else u for u in problem.unknowns}
-    kept, discarded = _check_candidates(problem, [values])
+    kept, discarded = check_candidates(problem.equations, problem.unknowns, [values])
     free = tuple(u.name for u in problem.unknowns if u not in found)
     kind = "none" if not kept else "infinite" if free else "unique"
     return Solution(kind, problem.names, tuple(kept), free if kept else (),
@@ -378,10 +294,10 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
                     lambda f: f.solved is not None or _polynomial_form(problem, f) is not None)
     if found.solved is not None:
         candidate = {unknown.name: _tidy(problem, found.solved)}
-        kept, discarded = _check_candidates(problem, [candidate])
+        kept, discarded = check_candidates(problem.equations, problem.unknowns, [candidate])
         if kept:
             return Solution("unique", problem.names, tuple(kept), method="rules",
-                            conditions=_definedness(kept[0][unknown.name]))
+                            conditions=definedness(kept[0][unknown.name]))
         return Solution("none", problem.names, discarded=tuple(discarded), method="rules",
                         reason="every solution would equal the candidate, which fails")
     form = _polynomial_form(problem, found)
@@ -408,76 +324,13 @@ def _polynomial_form(problem: Problem, found: Isolation) -> Expr | None:
 def _recheck(problem: Problem, solution: Solution) -> Solution:
     """A solution of a rewritten equation, checked against the original one (rewrites may
     add solutions: a zero of a denominator, a root of a squared side)."""
-    kept, discarded = _check_candidates(problem, solution.solutions)
+    kept, discarded = check_candidates(problem.equations, problem.unknowns, solution.solutions)
     kept_kind = "several" if len(kept) > 1 else solution.kind if kept else "none"
     if solution.kind == "several" and len(kept) == 1:
         kept_kind = "unique"
     return replace(solution, kind=kept_kind, solutions=tuple(kept),
                    discarded=solution.discarded + tuple(discarded), method="rules",
                    reason=solution.reason or ("" if kept else "every candidate fails"))
-
-
-# --- checks by substitution --------------------------------------------------------------------
-
-def _check_candidates(problem: Problem, candidates: Sequence[Mapping[str, Expr]]
-                      ) -> tuple[list[Mapping[str, Expr]], list[Discarded]]:
-    kept, discarded = [], []
-    for candidate in candidates:
-        reason = _failure(problem, candidate)
-        if reason is None:
-            if candidate not in kept:
-                kept.append(candidate)
-        else:
-            discarded.append(Discarded(candidate, reason))
-    return kept, discarded
-
-
-def _failure(problem: Problem, candidate: Mapping[str, Expr]) -> str | None:
-    """Why the candidate does not solve every equation, or None if it does: checked at 60
-    digits, at random parameter values where the candidate is defined."""
-    mapping = {u: candidate[u.name] for u in problem.unknowns}
-    sides = [(lhs.subs(mapping), rhs.subs(mapping)) for lhs, rhs in problem.equations]
-    parameters = sorted({s.name for e in [*candidate.values(), *(x for p in sides for x in p)]
-                         for s in e.free_symbols()})
-    rng = random.Random(0)
-    checked = 0
-    for _attempt in range(CHECK_POINTS * 4 if parameters else 1):
-        point = {p: mpmath.mpf(rng.uniform(-5, 5)) for p in parameters}
-        if not all(reference(v, point, CHECK_DIGITS) is not None for v in candidate.values()):
-            continue
-        for number_, (lhs, rhs) in enumerate(sides, 1):
-            left, right = (reference(side, point, CHECK_DIGITS) for side in (lhs, rhs))
-            where = f" at {', '.join(f'{k} = {float(v):.6g}' for k, v in point.items())}" \
-                if point else ""
-            if left is None or right is None:
-                return f"equation {number_} is undefined there{where}"
-            if abs(left - right) > TOLERANCE * max(1, abs(left), abs(right)):
-                return (f"equation {number_} does not hold: its sides are "
-                        f"{float(left):.6g} and {float(right):.6g}{where}")
-        checked += 1
-        if checked >= CHECK_POINTS:
-            break
-    if checked == 0:
-        return "the candidate is undefined at every point tried"
-    return None
-
-
-_DOMAIN = {"log": "gt", "sqrt": "ge", "log1p": "gt"}
-
-
-def _definedness(value: Expr) -> tuple[Expr, ...]:
-    """Where a symbolic value is defined: denominators nonzero, logarithms of positives,
-    square roots of non-negatives (for the subterms that involve a parameter)."""
-    conditions = []
-    for node in postorder(value):
-        if not node.free_symbols():
-            continue
-        if node.op == "div" and node.args[1].free_symbols():
-            conditions.append(make("ne", node.args[1], number(0)))
-        elif node.op in _DOMAIN:
-            bound = number(-1) if node.op == "log1p" else number(0)
-            conditions.append(make(_DOMAIN[node.op], node.args[0], bound))
-    return tuple(dict.fromkeys(conditions))
 
 
 def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,

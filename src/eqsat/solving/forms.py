@@ -1,0 +1,90 @@
+"""Answers as expressions: exact quotients of polynomials, roots of a quadratic."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..expr import Expr, make, number
+from ..extract import display_order
+from .poly import Poly, Ring
+
+
+def quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
+    """numerator/denominator with common numbers and monomials cancelled, sign normalised."""
+    value = denominator.constant_value()
+    if value is not None:
+        return display_order(ring.to_expr(numerator.scale(1 / value)))
+    common = content(ring, [numerator, denominator], denominator)
+    lowest: dict[int, int] = {}
+    for poly in (numerator, denominator):
+        for index, exponent in poly.lowest_exponents().items():
+            lowest[index] = min(lowest.get(index, exponent), exponent)
+    both = set(numerator.variables()) & set(denominator.variables())
+    shift = tuple(sorted((i, -e) for i, e in lowest.items() if e > 0 and i in both))
+    if numerator.is_zero():
+        return number(0)
+    numerator, denominator = (p.scale(1 / common).times_monomial(shift)
+                              for p in (numerator, denominator))
+    ratio = _constant_ratio(numerator, denominator)
+    if ratio is not None:
+        return number(ratio)
+    return display_order(make("div", ring.to_expr(numerator), ring.to_expr(denominator)))
+
+
+def content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
+    """A rational that divides every coefficient of the polys, signed so that `leading`
+    divided by it is written with a plus in front."""
+    coefficients = [c for p in polys for c in p.terms.values()]
+    top = math.gcd(*(c.numerator for c in coefficients))
+    bottom = math.lcm(*(c.denominator for c in coefficients))
+    sign = 1 if ring.leading_coefficient(leading) > 0 else -1
+    return Fraction(top, bottom) * sign
+
+
+def _constant_ratio(numerator: Poly, denominator: Poly) -> Fraction | None:
+    (m, c), *_ = denominator.terms.items()
+    if m not in numerator.terms:
+        return None
+    ratio = numerator.terms[m] / c
+    return ratio if (numerator - denominator.scale(ratio)).is_zero() else None
+
+
+def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly) -> list[Expr]:
+    """(-b + sqrt(d))/(2*a) and (-b - sqrt(d))/(2*a): exact numbers where a, b and d are
+    numbers and d is a square, (p + k*sqrt(m))/q with integers where they are numbers."""
+    values = [p.constant_value() for p in (a, b, discriminant)]
+    if any(v is None for v in values):
+        two_a, minus_b = (ring.to_expr(p) for p in (a.scale(Fraction(2)), -b))
+        root = make("sqrt", ring.to_expr(discriminant))
+        found = [make("div", make(op, minus_b, root), two_a) for op in ("add", "sub")]
+        return [display_order(r) for r in dict.fromkeys(found)]
+    a_, b_, d_ = (v for v in values if v is not None)
+    outside, inside = _square_free(d_) if d_ else (Fraction(0), 1)
+    centre, spread = -b_ / (2 * a_), abs(outside / (2 * a_))
+    if inside == 1 or spread == 0:
+        return [number(v) for v in dict.fromkeys((centre + spread, centre - spread))]
+    below = math.lcm(centre.denominator, spread.denominator)
+    irrational = make("sqrt", number(inside))
+    scaled = irrational if spread * below == 1 else make("mul", number(spread * below),
+                                                         irrational)
+    found = []
+    for op in ("add", "sub"):
+        top = make(op, number(centre * below), scaled) if centre else \
+            (scaled if op == "add" else make("neg", scaled))
+        found.append(top if below == 1 else make("div", top, number(below)))
+    return [display_order(r) for r in found]
+
+
+def _square_free(value: Fraction) -> tuple[Fraction, int]:
+    """A positive value = outside^2 * inside with inside a square-free integer where small
+    factors allow (trial division below 1000), outside rational."""
+    inside = value.numerator * value.denominator
+    outside = Fraction(1, value.denominator)
+    for p in range(2, 1000):
+        while inside % (p * p) == 0:
+            outside, inside = outside * p, inside // (p * p)
+    root = math.isqrt(inside)
+    if root * root == inside:
+        outside, inside = outside * root, 1
+    return outside, inside
