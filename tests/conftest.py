@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 
 import mpmath
-import pytest
 
 from eqsat import Expr
 from eqsat.numeric import reference
@@ -18,10 +17,11 @@ CORPORA = Path(os.environ.get("EQSAT_CORPORA",
 
 
 def corpus(name: str, kind: str | None = None) -> list[dict[str, object]]:
-    """Records of one corpus file (optionally of one kind); skips if the corpora are absent."""
+    """Records of one corpus file (optionally of one kind); none where the corpora are absent:
+    a test parametrized with them is then reported as skipped (an empty parameter set)."""
     path = CORPORA / name
     if not path.exists():
-        pytest.skip(f"reference corpora not found at {CORPORA} (set EQSAT_CORPORA)")
+        return []
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [r for r in records if kind is None or r["kind"] == kind]
 

@@ -11,8 +11,7 @@ import pytest
 import eqsat
 from eqsat import Expr, parse, solve
 from eqsat.numeric import reference
-
-from .conftest import corpus
+from tests.conftest import corpus
 
 
 def value(text: str) -> Expr:
