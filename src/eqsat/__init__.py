@@ -36,6 +36,7 @@ from .ops import OPS, lookup
 from .parse import parse
 from .rules import load_rules, parse_rules
 from .solving import Case, Discarded, Solution
+from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
 from .sympy_bridge import from_sympy, to_sympy
 
 pi = call("pi")
@@ -60,10 +61,12 @@ __all__ = [
     "Simplified",
     "Solution",
     "SolveError",
+    "Stabilized",
     "check_rules",
     "diff",
     "diff_report",
     "engine",
+    "error_bits",
     "evaluate",
     "from_sympy",
     "function",
@@ -76,6 +79,8 @@ __all__ = [
     "simplify",
     "simplify_report",
     "solve",
+    "stabilize",
+    "stabilize_report",
     "symbol",
     "symbols",
     "to_expr",

@@ -1,4 +1,4 @@
-"""The `eqsat` command: simplify, diff, solve, check rule files, list ops, and a demo tour."""
+"""The `eqsat` command: simplify, diff, solve, stabilize, check rule files, ops, a demo."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .egraph import Limits
 from .errors import EqsatError
 from .ops import ROWS
 from .rules import load_rules
+from .stabilize import plot_error, stabilize_report
 
 
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -61,6 +62,39 @@ def _solve(args: argparse.Namespace) -> int:
     print(solution)
     if args.report:
         print(f"solved by: {solution.method}", file=sys.stderr)
+    return 0
+
+
+def _domain(text: str | None) -> dict[str, tuple[float, float]] | str | None:
+    """--domain "x=1e-9:1e-3,y=0:1" gives ranges; any other text is a precondition."""
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    if not all("=" in p and ":" in p and "==" not in p for p in parts):
+        return text
+    ranges = {}
+    for part in parts:
+        name, _, bounds = part.partition("=")
+        low, _, high = bounds.partition(":")
+        try:
+            ranges[name.strip()] = (float(low), float(high))
+        except ValueError:
+            raise EqsatError(f"--domain takes NAME=LOW:HIGH[,NAME=LOW:HIGH] or a precondition "
+                             f"such as '0 < x < 1', not {text!r}") from None
+    return ranges
+
+
+def _stabilize(args: argparse.Namespace) -> int:
+    result = stabilize_report(args.expression, _domain(args.domain), points=args.points,
+                              dtype=args.dtype, rules=args.rules, limits=_limits(args),
+                              assume=_assumptions(args.assume))
+    print(result.expr)
+    print(f"bits of error ({result.sample.dtype}, {result.sample.size} points): "
+          f"{result.bits_before:.2f} before, {result.bits_after:.2f} after", file=sys.stderr)
+    if args.report:
+        print(result.report, file=sys.stderr)
+    if args.plot:
+        print(f"plot: {plot_error(result, args.plot)}", file=sys.stderr)
     return 0
 
 
@@ -136,6 +170,16 @@ def parser() -> argparse.ArgumentParser:
                         help="rules: the [solve] rules first, even for polynomial equations")
     _query_options(solve_, subject="equations")
     solve_.set_defaults(run=_solve)
+
+    stabilize = commands.add_parser("stabilize", help="the most accurate form in floating point")
+    _query_options(stabilize)
+    stabilize.add_argument("--domain", help="ranges, x=1e-9:1e-3,y=0:1, or a precondition "
+                           "such as '0 < x < 1 and y > 2' (default: every float)")
+    stabilize.add_argument("--points", type=int, default=256, help="sampled points")
+    stabilize.add_argument("--dtype", choices=["float64", "float32"], default="float64")
+    stabilize.add_argument("--plot", metavar="FILE.png", help="draw bits of error before and "
+                           "after against the first variable (needs matplotlib)")
+    stabilize.set_defaults(run=_stabilize)
 
     rules = commands.add_parser("rules", help="work with .rules files")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True)

@@ -94,12 +94,40 @@ def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | No
         return None
 
 
+_ABSORBING = {"exp": 1, "sigmoid": 1, "softplus": 1, "erfc": 1, "acos": 1, "cos": 2,
+              "cosh": 2}  # f(a) = f(0) + O(a^k) near 0: a tiny argument is absorbed
+
+
+def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath.mpf]:
+    """How many digits a node's value hides, as ratios 10^k: a sum or difference spans its
+    operands and result (cancellation, or a small operand absorbed by a large one; infinite
+    when it cancels to exactly 0); exp(a), cos(a), ... near a = 0 hide a (or a^2) under 1."""
+    if op in ("add", "sub"):
+        sizes = [abs(a) for a in args if a] + ([abs(result)] if result else [])
+        if not result:
+            return [mpmath.inf] if sizes else []
+        return [max(sizes) / min(sizes)]
+    if op in _ABSORBING and args[0] and abs(args[0]) < 1:
+        return [1 / abs(args[0]) ** _ABSORBING[op]]
+    if op == "log1mexp" and args[0] < -1:  # log(1 - exp(a)): exp(a) under 1
+        return [mpmath.exp(-args[0])]
+    if op == "logaddexp" and result and abs(result) < 1:  # log(1 + small)
+        return [1 / abs(result)]
+    if op == "pow" and args[0] > 0 and args[1]:
+        shift = abs(args[1] * mpmath.log(args[0]))
+        return [1 / shift] if 0 < shift < 1 else []
+    return []
+
+
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
-              max_magnitude: int | None = None) -> mpmath.mpf | None:
+              max_magnitude: int | None = None,
+              spreads: list[mpmath.mpf] | None = None) -> mpmath.mpf | None:
     """The exact-enough real value at a point, or None where expr is undefined or not finite.
 
     With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
     absolute rounding error could then swamp a result that cancels down to a small number.
+    With `spreads` (a list), it receives for each node a ratio 10^k that says the node
+    needs about k more digits than the float result: see _spreads.
     """
     done: dict[Expr, mpmath.mpf] = {}
     bound = mpmath.mpf(10) ** max_magnitude if max_magnitude is not None else None
@@ -125,5 +153,7 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
                 return None
             if bound is not None and abs(result) >= bound:
                 return None
+            if spreads is not None:
+                spreads.extend(_spreads(node.op, [done[a] for a in node.args], result))
             done[node] = result
     return done[expr]

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..egraph import Snapshot
 from ..errors import EqsatError
-from ..expr import Expr, make, number
+from ..expr import Expr
 from .cost import CostModel
+from .tree import build_term
 
 Choice = tuple[str, tuple[int, ...], object]
 
 
 def extract_dag(snapshot: Snapshot, handles: Sequence[str], model: CostModel,
-                symbol: object) -> list[Expr]:
+                symbol: Callable[[str], Expr]) -> list[Expr]:
     """Greedy DAG extraction (as in extraction-gym's greedy-dag), then rebuild the terms.
 
     Each e-class keeps the cheapest e-node by the cost of the set of e-classes its term
@@ -42,24 +43,7 @@ def extract_dag(snapshot: Snapshot, handles: Sequence[str], model: CostModel,
 
 
 def _rebuild(root: int, best: dict[int, tuple[float, dict[int, float], Choice]],
-             symbol: object) -> Expr:
+             symbol: Callable[[str], Expr]) -> Expr:
     if root not in best:
         raise EqsatError("no finite-cost term in the e-class to extract")
-    done: dict[int, Expr] = {}
-    stack = [(root, False)]
-    while stack:
-        eclass, ready = stack.pop()
-        if eclass in done:
-            continue
-        op, children, value = best[eclass][2]
-        if not ready:
-            stack.append((eclass, True))
-            stack.extend((c, False) for c in children if c not in done)
-            continue
-        if op == "num":
-            done[eclass] = number(value)  # type: ignore[arg-type]
-        elif op == "sym":
-            done[eclass] = symbol(value)  # type: ignore[operator]
-        else:
-            done[eclass] = make(op, *(done[c] for c in children))
-    return done[root]
+    return build_term(root, lambda c: best[c][2], symbol)

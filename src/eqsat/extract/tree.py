@@ -41,20 +41,37 @@ class TreeExtractor:
 
     def term(self, eclass: int) -> Expr:
         """The cheapest term of an e-class (which must have one)."""
-        stack = [(eclass, False)]
-        while stack:
-            current, ready = stack.pop()
-            if current in self._terms:
-                continue
-            op, children, value = self.best[current][1]
-            if not ready:
-                stack.append((current, True))
-                stack.extend((c, False) for c in children if c not in self._terms)
-                continue
-            if op == "num":
-                self._terms[current] = number(value)  # type: ignore[arg-type]
-            elif op == "sym":
-                self._terms[current] = self.symbol(value)  # type: ignore[arg-type]
-            else:
-                self._terms[current] = make(op, *(self._terms[c] for c in children))
-        return self._terms[eclass]
+        return build_term(eclass, lambda c: self.best[c][1], self.symbol, self._terms)
+
+
+class CycleError(Exception):
+    """A choice of e-nodes whose term would contain itself."""
+
+
+def build_term(root: int, node_of: Callable[[int], Node], symbol: Callable[[str], Expr],
+               done: dict[int, Expr] | None = None) -> Expr:
+    """The term of the e-node node_of chooses in each e-class, built bottom-up (no
+    recursion); CycleError if a class would contain itself. `done` caches built classes."""
+    done = {} if done is None else done
+    stack: list[tuple[int, bool]] = [(root, False)]
+    path: set[int] = set()
+    while stack:
+        eclass, ready = stack.pop()
+        if eclass in done:
+            continue
+        op, children, value = node_of(eclass)
+        if not ready:
+            if eclass in path:
+                raise CycleError(eclass)
+            path.add(eclass)
+            stack.append((eclass, True))
+            stack.extend((c, False) for c in children if c not in done)
+            continue
+        path.discard(eclass)
+        if op == "num":
+            done[eclass] = number(value)  # type: ignore[arg-type]
+        elif op == "sym":
+            done[eclass] = symbol(value)  # type: ignore[arg-type]
+        else:
+            done[eclass] = make(op, *(done[c] for c in children))
+    return done[root]

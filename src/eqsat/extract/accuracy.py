@@ -1,0 +1,274 @@
+"""Herbie's measure of accuracy: bits of error of a float evaluation against mpmath's truth."""
+
+from __future__ import annotations
+
+import ast
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from ..errors import EqsatError
+from ..expr import Expr
+from ..numeric import evaluate, reference
+
+Domain = Mapping[str, tuple[float, float]] | str | None
+DTYPES: dict[str, tuple[Any, Any, int, int]] = {  # float type, int type, precision, width
+    "float64": (np.float64, np.int64, 53, 64), "float32": (np.float32, np.int32, 24, 32)}
+TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
+MAX_TRIES = 50  # sampling rounds of rejection against a precondition
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Points (one array per variable) and the correctly rounded true value at each."""
+
+    values: dict[str, np.ndarray]
+    truth: np.ndarray
+    dtype: str
+
+    @property
+    def size(self) -> int:
+        return len(self.truth)
+
+
+def _ordinal(values: np.ndarray, dtype: str) -> list[int]:
+    """Floats as integers in their order, so that adjacent floats differ by 1."""
+    float_type, int_type, _, width = DTYPES[dtype]
+    bits = np.asarray(values, dtype=float_type).view(int_type).astype(np.int64)
+    mask = (1 << (width - 1)) - 1
+    return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
+
+
+def _from_ordinal(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+    float_type, int_type, _, width = DTYPES[dtype]
+    sign = 1 << (width - 1)
+    raw = [o if o >= 0 else (-o) | sign for o in ordinals]
+    as_unsigned = np.array(raw, dtype=np.uint64 if width == 64 else np.uint32)
+    floats: np.ndarray = as_unsigned.view(int_type).view(float_type)
+    return floats
+
+
+def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") -> np.ndarray:
+    """log2(1 + floats between computed and the true value); the full width where the
+    computed value is not finite."""
+    width = DTYPES[dtype][3]
+    ordered = zip(_ordinal(computed, dtype), _ordinal(truth, dtype), strict=True)
+    bits = np.array([math.log2(1 + abs(a - b)) for a, b in ordered])
+    return np.where(np.isfinite(np.asarray(computed, dtype=np.float64)), bits, float(width))
+
+
+def true_value(expr: Expr, point: Mapping[str, float], dtype: str) -> float | None:
+    """The true value rounded to dtype; None where it is undefined or not finite in dtype.
+
+    The precision is raised until every node keeps 25 digits beyond what it hides (see
+    numeric._spreads): exp(x) - 1 at x = 1e-200, or exp(a) at a = 1e-291 under a log, needs
+    more than 200 or 291. A spread beyond the highest precision (exp(-1e300) absorbed by 1)
+    cannot be resolved and is ignored; a total cancellation is resolved at the highest
+    precision (x - x stays 0). A point undefined at two precisions is undefined.
+    """
+    values = {k: mpmath.mpf(v) for k, v in point.items()}
+    undefined = 0
+    top = TRUTH_DIGITS[-1]
+    digits = TRUTH_DIGITS[0]
+    while True:
+        spreads: list[mpmath.mpf] = []
+        exact = reference(expr, values, digits, spreads=spreads)
+        if exact is None:
+            undefined += 1
+            if undefined == 2 or digits == top:
+                return None
+            digits = next(d for d in TRUTH_DIGITS if d > digits)
+            continue
+        wanted = [float(mpmath.log10(r)) + 25 if mpmath.isfinite(r) else top for r in spreads]
+        needed = max((w for w in wanted if w <= top), default=0.0)
+        if needed <= digits or digits == top:
+            return _rounded(exact, dtype)
+        digits = next(d for d in TRUTH_DIGITS if d >= needed)
+
+
+def _rounded(exact: mpmath.mpf, dtype: str) -> float | None:
+    with mpmath.workprec(DTYPES[dtype][2]):
+        rounded = float(+exact)
+    if dtype == "float32":
+        rounded = float(np.float32(rounded))
+    return rounded if math.isfinite(rounded) else None
+
+
+def _precondition(text: str) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
+    """A Python-style boolean over the variables (chained comparisons, and, or, not,
+    arithmetic, abs, pi), evaluated on arrays. Anything else is refused."""
+    value = _evaluator(text)
+
+    def holds(env: dict[str, np.ndarray]) -> np.ndarray:
+        return np.asarray(value(env), dtype=bool)
+
+    return holds
+
+
+def _evaluator(text: str) -> Callable[[dict[str, np.ndarray]], Any]:
+    """The value of a precondition's text (or of a constant in it) on arrays."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as error:
+        raise EqsatError(f"malformed precondition {text!r}: {error.msg}") from None
+    operators = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
+                 ast.Div: np.divide, ast.Pow: np.power, ast.Lt: np.less, ast.LtE: np.less_equal,
+                 ast.Gt: np.greater, ast.GtE: np.greater_equal, ast.Eq: np.equal,
+                 ast.NotEq: np.not_equal}
+
+    def run(node: ast.AST, env: dict[str, np.ndarray]) -> Any:
+        if isinstance(node, ast.Expression):
+            return run(node.body, env)
+        if isinstance(node, ast.BoolOp):
+            parts = [np.asarray(run(v, env), dtype=bool) for v in node.values]
+            combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            result = parts[0]
+            for part in parts[1:]:
+                result = combine(result, part)
+            return result
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub, ast.UAdd)):
+            inner = run(node.operand, env)
+            if isinstance(node.op, ast.Not):
+                return np.logical_not(inner)
+            return np.negative(inner) if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp) and type(node.op) in operators:
+            return operators[type(node.op)](run(node.left, env), run(node.right, env))
+        if isinstance(node, ast.Compare) and all(type(o) in operators for o in node.ops):
+            left, result = run(node.left, env), np.asarray(True)
+            for op, right_node in zip(node.ops, node.comparators, strict=True):
+                right = run(right_node, env)
+                result = np.logical_and(result, operators[type(op)](left, right))
+                left = right
+            return result
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("abs", "fabs") and len(node.args) == 1 and not node.keywords:
+            return np.abs(run(node.args[0], env))
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in env:
+                return env[node.id]
+            if node.id in ("pi", "E"):
+                return math.pi if node.id == "pi" else math.e
+            raise EqsatError(f"the precondition {text!r} uses {node.id!r}, not a variable")
+        raise EqsatError(f"the precondition {text!r} uses {ast.dump(node)[:40]}..., which "
+                         "is not a comparison, and/or/not, arithmetic or abs")
+
+    def value(env: dict[str, np.ndarray]) -> Any:
+        with np.errstate(all="ignore"):
+            return run(tree, env)
+
+    return value
+
+
+def _bounds(text: str, names: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """Per variable, the constant bounds that the precondition's comparisons state."""
+    found: dict[str, list[float]] = {n: [-math.inf, math.inf] for n in names}
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return {n: (lo, hi) for n, (lo, hi) in found.items()}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        terms = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, terms, terms[1:], strict=False):
+            _bound(found, op, left, right)
+    return {n: (lo, hi) for n, (lo, hi) in found.items()}
+
+
+def _constant(node: ast.AST) -> float | None:
+    try:
+        value = np.asarray(_evaluator(ast.unparse(node))({}), dtype=np.float64)
+    except EqsatError:
+        return None
+    return float(value) if value.shape == () and np.isfinite(value) else None
+
+
+def _bound(found: dict[str, list[float]], op: ast.cmpop, left: ast.AST, right: ast.AST) -> None:
+    for variable, constant, flipped in ((left, right, False), (right, left, True)):
+        if not isinstance(variable, ast.Name) or variable.id not in found:
+            continue
+        value = _constant(constant)
+        if value is None:
+            continue
+        upper = isinstance(op, (ast.Lt, ast.LtE)) != flipped
+        if isinstance(op, ast.Eq):
+            found[variable.id] = [max(found[variable.id][0], value),
+                                  min(found[variable.id][1], value)]
+        elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            index = 1 if upper else 0
+            pick = min if upper else max
+            found[variable.id][index] = pick(found[variable.id][index], value)
+
+
+def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
+    """Floats drawn uniformly among the float bit patterns between low and high."""
+    largest = float(np.finfo(DTYPES[dtype][0]).max)
+    low, high = max(low, -largest), min(high, largest)
+    start, stop = _ordinal(np.array([low, high]), dtype)
+    return _from_ordinal([rng.randint(start, stop) for _ in range(count)], dtype)
+
+
+def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
+           seed: int = 0, variables: Sequence[str] | None = None) -> Sample:
+    """Points where expr's true value is finite: drawn per variable from the ranges given,
+    from the bounds a precondition states (then filtered by it), or from every float bit
+    pattern; with the correctly rounded true value at each."""
+    if dtype not in DTYPES:
+        raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
+    names = sorted(set(variables or ()) | {s.name for s in expr.free_symbols()})
+    if isinstance(domain, str):
+        holds = _precondition(domain)
+        ranges = _bounds(domain, names)
+    else:
+        holds = None
+        ranges = {n: (-math.inf, math.inf) for n in names}
+        for name, (low, high) in (domain or {}).items():
+            if name not in ranges:
+                raise EqsatError(f"the domain names {name!r}, which is not in {expr}")
+            if not low <= high:
+                raise EqsatError(f"the range of {name!r} is empty: {low} to {high}")
+            ranges[name] = (float(low), float(high))
+    rng = random.Random(seed)
+    kept: dict[str, list[float]] = {n: [] for n in names}
+    truth: list[float] = []
+    for _ in range(MAX_TRIES):
+        drawn = {n: _draw(rng, *ranges[n], points, dtype) for n in names}
+        mask = holds(drawn) if holds is not None else np.ones(points, dtype=bool)
+        mask = np.broadcast_to(mask, (points,))
+        for i in np.flatnonzero(mask):
+            point = {n: float(drawn[n][i]) for n in names}
+            value = true_value(expr, point, dtype)
+            if value is None:
+                continue
+            truth.append(value)
+            for n in names:
+                kept[n].append(point[n])
+            if len(truth) == points:
+                break
+        if len(truth) == points:
+            break
+    if not truth:
+        raise EqsatError(f"no sampled point has a finite true value of {expr} in the domain")
+    float_type = DTYPES[dtype][0]
+    return Sample({n: np.array(v, dtype=float_type) for n, v in kept.items()},
+                  np.array(truth, dtype=float_type), dtype)
+
+
+def bits_at(expr: Expr, points: Sample) -> np.ndarray:
+    """Bits of error of expr evaluated in the sample's float type, at each point."""
+    float_type = DTYPES[points.dtype][0]
+    with np.errstate(all="ignore"):
+        computed = evaluate(expr, points.values) if points.values else evaluate(expr, {})
+    computed = np.broadcast_to(np.asarray(computed, dtype=float_type), points.truth.shape)
+    return ulp_bits(computed, points.truth, points.dtype)
+
+
+def mean_bits(expr: Expr, points: Sample) -> float:
+    return float(np.mean(bits_at(expr, points)))

@@ -1,0 +1,85 @@
+"""Accuracy-aware extraction: a local search over the e-graph's choices of e-node, every
+candidate measured on the same sampled points."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..egraph import Snapshot
+from ..expr import Expr
+from .accuracy import Sample, mean_bits
+from .cost import CostModel
+from .tree import CycleError, Node, TreeExtractor, build_term
+
+TIE = 1e-9
+
+
+@dataclass(frozen=True)
+class Candidate:
+    expr: Expr
+    bits: float
+    cost: float
+
+
+def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, points: Sample,
+                  model: CostModel, budget: int = 400, seconds: float = 5.0
+                  ) -> tuple[Candidate, list[Candidate]]:
+    """Start from the cheapest term; try every other e-node of each e-class the current
+    term uses (top down), keeping a change when it lowers the mean bits of error (or keeps
+    them and lowers the cost); repeat until no change helps or the budget of measured
+    candidates or time runs out. Returns the best and every candidate measured."""
+    deadline = time.perf_counter() + seconds
+    choices: dict[int, Node] = {}
+    seen: dict[Expr, Candidate] = {}
+
+    def measure(chosen: dict[int, Node]) -> Candidate | None:
+        try:
+            term = build_term(root, lambda c: _node(c, chosen, extractor), extractor.symbol)
+        except CycleError:
+            return None
+        if term not in seen:
+            seen[term] = Candidate(term, mean_bits(term, points), model.tree_cost(term))
+        return seen[term]
+
+    best = measure(choices)
+    assert best is not None  # the cheapest term has no cycle
+    improved = True
+    while improved and len(seen) < budget and time.perf_counter() < deadline:
+        improved = False
+        for eclass in _classes(root, choices, extractor):
+            current = choices.get(eclass, extractor.best[eclass][1])
+            for node in snapshot.classes[eclass]:
+                if node == current or extractor.node_cost(node) is None:
+                    continue
+                trial = {**choices, eclass: node}
+                candidate = measure(trial)
+                if candidate is None:
+                    continue
+                better = candidate.bits < best.bits - TIE or (
+                    candidate.bits <= best.bits + TIE and candidate.cost < best.cost)
+                if better:
+                    best, choices, improved = candidate, trial, True
+                    break
+                if len(seen) >= budget or time.perf_counter() >= deadline:
+                    break
+            if improved or len(seen) >= budget:
+                break
+    return best, list(seen.values())
+
+
+def _node(eclass: int, choices: dict[int, Node], extractor: TreeExtractor) -> Node:
+    return choices.get(eclass, extractor.best[eclass][1])
+
+
+def _classes(root: int, choices: dict[int, Node], extractor: TreeExtractor) -> list[int]:
+    """The e-classes the current term uses, top down (each once)."""
+    order, queue, seen = [], [root], {root}
+    while queue:
+        eclass = queue.pop(0)
+        order.append(eclass)
+        for child in _node(eclass, choices, extractor)[1]:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order

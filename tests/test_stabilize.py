@@ -1,0 +1,120 @@
+"""eqsat.stabilize: the most accurate form on sampled points, never worse than the input."""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import eqsat
+from eqsat import parse
+from eqsat.extract.accuracy import mean_bits
+from tests.conftest import assert_equivalent, corpus
+
+
+@pytest.mark.parametrize(("expr", "domain", "expected"), [
+    ("log(1 + x)", {"x": (1e-12, 1e-3)}, "log1p(x)"),
+    ("exp(x) - 1", None, "expm1(x)"),
+    ("log(1 - exp(x))", "x < 0", "log1mexp(x)"),
+    ("log(exp(a) + exp(b))", None, "logaddexp(a, b)"),
+    ("log(1 + exp(x))", None, "softplus(x)"),
+    ("1 - erf(x)", {"x": (1, 10)}, "erfc(x)"),
+    ("sqrt(x + 1) - sqrt(x)", {"x": (1e3, 1e15)}, "1/(sqrt(x + 1) + sqrt(x))"),
+    ("(x + 1) - x", None, "1"),
+    ("exp(x) / (exp(x) - 1)", "x != 0", "-1/expm1(-x)"),
+])
+def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: str) -> None:
+    result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
+    assert result.expr == parse(expected)
+    assert result.bits_after < 1 < result.bits_before
+    assert result.candidates >= 2
+    assert_equivalent(parse(expr), result.expr, digits=400)
+
+
+def test_one_minus_cos_and_the_report() -> None:
+    result = eqsat.stabilize_report("1 - cos(x)", "-0.01 <= x <= 0.01")
+    assert result.bits_before > 20 and result.bits_after < 1
+    assert "sin" in str(result.expr)
+    assert "cos-half-angle" in result.rules_fired
+    assert str(result).splitlines()[1].strip().startswith("bits of error (float64, 256 points)")
+
+
+def test_an_accurate_input_is_kept() -> None:
+    for text in ("x*y + 1", "sin(x)"):
+        result = eqsat.stabilize_report(text)
+        assert result.expr == parse(text) and result.bits_after == result.bits_before
+
+
+def test_never_less_accurate_than_the_input_float32() -> None:
+    result = eqsat.stabilize_report("(1 + x) - 1", {"x": (1e-6, 1e-5)}, dtype="float32")
+    assert result.expr == parse("x") and result.bits_after == 0.0 < result.bits_before
+
+
+def _stable_target(expected: str) -> eqsat.Expr:
+    """PyTensor's switch(cond, a, nan) guards a's domain: on points where the input is
+    defined, it is a."""
+    guarded = re.fullmatch(r"switch\((.*), (.*), nan\)", expected)
+    return parse(guarded.group(2) if guarded else expected)
+
+
+STABILITY = [r for r in corpus("pytensor_stability.jsonl") if "sum(" not in r["input"]]
+
+
+@functools.cache
+def _stabilized(text: str, pre: str | None) -> eqsat.Stabilized:
+    return eqsat.stabilize_report(text, pre)
+
+
+@pytest.mark.parametrize("case", STABILITY, ids=lambda c: str(c["input"])[:50])
+def test_pytensor_case(case: dict[str, object]) -> None:
+    start = parse(str(case["input"]))
+    result = _stabilized(str(case["input"]), case.get("pre"))  # type: ignore[arg-type]
+    assert result.bits_after <= result.bits_before
+    assert_equivalent(start, result.expr, needed=0, digits=400)  # "must not rewrite": sound
+    if case.get("expect_rewrite", True) and case.get("expect"):
+        target = _stable_target(str(case["expect"]))
+        assert result.bits_after <= mean_bits(target, result.sample) + 0.5, (
+            f"{result.expr} is less accurate than the expected {target}")
+
+
+def test_pytensor_positive_cases_reach_their_stable_form_count() -> None:
+    if not STABILITY:
+        pytest.skip("reference corpora not found (set EQSAT_CORPORA)")
+    positive = [c for c in STABILITY if c.get("expect_rewrite", True) and c.get("expect")]
+    vector = [c for c in corpus("pytensor_stability.jsonl") if "sum(" in str(c["input"])]
+    reached = 0
+    for case in positive:
+        result = _stabilized(str(case["input"]), case.get("pre"))  # type: ignore[arg-type]
+        target = _stable_target(str(case["expect"]))
+        reached += result.bits_after <= mean_bits(target, result.sample) + 0.5
+    print(f"\n{reached} of {len(positive)} scalar PyTensor cases at least as accurate as their "
+          f"expected form ({len(vector)} vector cases belong to tensor expressions)")
+    assert reached == len(positive)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "eqsat.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_cli_stabilize_prints_the_result_and_draws_the_plot(tmp_path: Path) -> None:
+    image = tmp_path / "err.png"
+    done = run_cli("stabilize", "sqrt(x + 1) - sqrt(x)", "--domain", "x=1e3:1e15",
+                   "--plot", str(image))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1/(sqrt(x + 1) + sqrt(x))\n"
+    assert re.search(r"bits of error \(float64, 256 points\): 2\d\.\d\d before, 0\.\d\d after",
+                     done.stderr)
+    assert image.read_bytes().startswith(b"\x89PNG")
+
+
+def test_cli_stabilize_with_a_precondition_and_bad_domains() -> None:
+    done = run_cli("stabilize", "log(1 + x)", "--domain", "-1 < x < 1")
+    assert done.stdout == "log1p(x)\n"
+    bad = run_cli("stabilize", "x", "--domain", "x=1:two")
+    assert bad.returncode == 2 and bad.stderr.startswith("eqsat: error: ")
+    assert len(bad.stderr.splitlines()) == 1
