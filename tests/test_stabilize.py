@@ -29,7 +29,7 @@ from tests.conftest import assert_equivalent, corpus
 ])
 def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: str) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
-    assert result.expr == parse(expected)
+    assert str(result.expr) == expected
     assert result.bits_after < 1 < result.bits_before
     assert result.candidates >= 2
     assert_equivalent(parse(expr), result.expr, digits=400)
@@ -51,7 +51,7 @@ def test_an_accurate_input_is_kept() -> None:
 
 def test_never_less_accurate_than_the_input_float32() -> None:
     result = eqsat.stabilize_report("(1 + x) - 1", {"x": (1e-6, 1e-5)}, dtype="float32")
-    assert result.expr == parse("x") and result.bits_after == 0.0 < result.bits_before
+    assert str(result.expr) == "x" and result.bits_after == 0.0 < result.bits_before
 
 
 def _stable_target(expected: str) -> eqsat.Expr:

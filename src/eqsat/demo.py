@@ -12,6 +12,7 @@ from .expr import symbols
 from .parse import parse
 from .rules.check import check_rule
 from .rules.loader import parse_rules
+from .stabilize import stabilize_report
 from .sympy_bridge import to_sympy
 
 _SIMPLIFY = [
@@ -37,6 +38,15 @@ _SOLVE: list[tuple[str | list[str], str | list[str]]] = [
     ("exp(x) = 5", "x"),
     ("sqrt(x) = x - 2", "x"),
     ("a*x^2 + b*x + c = 0", "x"),
+]
+
+_STABILIZE: list[tuple[str, str | None]] = [
+    ("exp(x) - 1", None),
+    ("log(1 + x)", "-1 < x < 1"),
+    ("sqrt(x + 1) - sqrt(x)", "1e3 < x < 1e15"),
+    ("1 - cos(x)", "abs(x) < 0.01"),
+    ("log(exp(a) + exp(b))", None),
+    ("exp(x) / (exp(x) - 1)", "x != 0"),
 ]
 
 _USER_RULES = """\
@@ -101,6 +111,13 @@ def run_demo() -> None:
         shown = ", ".join(equations) if isinstance(equations, list) else equations
         answer = str(solve(equations, unknowns)).replace("\n", "\n      ")
         print(f"  {shown}\n    ->  {answer}")
+
+    _heading("stabilize: the most accurate form, measured in bits of error (float64)")
+    for text, domain in _STABILIZE:
+        stable = stabilize_report(text, domain)
+        where = f" on {domain}" if domain else ""
+        print(f"  {text:26} ->  {stable.expr!s:28} {stable.bits_before:5.1f} -> "
+              f"{stable.bits_after:4.1f} bits{where}")
 
     _heading("the run report: why it stopped and which rules fired")
     print("  " + str(simplify_report("(x + 1)^2 - (x^2 + 2x + 1)").report).replace("\n", "\n  "))

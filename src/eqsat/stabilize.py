@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -11,10 +12,11 @@ from .egraph import Limits, RunReport
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order
-from .extract.accuracy import Domain, Sample, bits_at, mean_bits, sample
-from .extract.search import most_accurate
+from .extract.accuracy import Domain, Sample, bits_at, domain_bounds, mean_bits, sample
+from .extract.search import Candidate, better, most_accurate
 
 RULESETS = ("simplify", "stability")
+ROUNDS = 3  # fresh e-graphs, each from the most accurate form of the one before
 
 
 @dataclass(frozen=True)
@@ -56,30 +58,69 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                      seed: int = 0) -> Stabilized:
     """Saturate with the [simplify] and [stability] rules, then search the e-graph for the
     form with the fewest bits of error on sampled points (ties go to the cheaper). Never
-    less accurate than the input on those points: it is the first candidate."""
+    less accurate than the input on those points: it is the first candidate. Runs in
+    rounds, each from the best form so far, while a round improves and stops on a limit
+    (the time limit covers all rounds).
+
+    A domain's signs become assumptions (0 < x < 1: x is positive), as Herbie assumes its
+    precondition: the result equals the input there, and may differ outside it."""
     limits = limits or Limits()
-    start = to_expr(expr, assume)
-    expanded, _ = expand_derivatives(start, rules)
+    names = sorted(s.name for s in to_expr(expr).free_symbols())
+    start = to_expr(expr, _with_domain(assume, domain_bounds(domain, names)))
+    expanded, total = expand_derivatives(start, rules)
     points_ = sample(expanded, domain, points, dtype, seed)
     model = CostModel()
+    before = mean_bits(start, points_)
+    best = Candidate(start, before, model.tree_cost(start))
+    tried = 1
+    deadline = time.perf_counter() + limits.seconds
+    current = expanded
+    for _ in range(ROUNDS):
+        left = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
+        found, measured, report = _round(current, rules, left, points_, model)
+        total.absorb(report)
+        tried += measured
+        improved = better(found, best, min(best.bits, before))
+        if improved:
+            best = found
+        if not improved or report.stop_reason in ("saturated", "time", "contradiction"):
+            break
+        current = found.expr
+    if best.bits > before:  # a tie within noise, but never less accurate than the input
+        best = Candidate(start, before, model.tree_cost(start))
+    return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
+
+
+def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
+           model: CostModel) -> tuple[Candidate, int, RunReport]:
+    """One fresh e-graph from expr: saturate, then the accuracy-guided search."""
     with engine(rules).session() as session:
-        handle = session.add(expanded)
+        handle = session.add(expr)
         report = session.run(RULESETS, limits)
         snapshot = session.snapshot([handle])
         extractor = TreeExtractor(snapshot, model, session.symbol)
-    before = mean_bits(start, points_)
-    best, tried = start, 1
-    if report.stop_reason != "contradiction":
-        found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points_,
-                                        model, seconds=limits.seconds)
-        tried += len(measured)
-        shown = display_order(found.expr)
-        if mean_bits(shown, points_) <= found.bits:
-            found = replace(found, expr=shown)
-        keeps_cost = model.tree_cost(found.expr) < model.tree_cost(start)
-        if found.bits < before or (found.bits == before and keeps_cost):
-            best = found.expr
-    return Stabilized(best, start, before, mean_bits(best, points_), report, tried, points_)
+    if report.stop_reason == "contradiction":
+        return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), 0, report
+    found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
+                                    seconds=limits.seconds)
+    shown = display_order(found.expr)
+    if mean_bits(shown, points) <= found.bits:
+        found = Candidate(shown, mean_bits(shown, points), model.tree_cost(shown))
+    return found, len(measured), report
+
+
+def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
+                 ranges: Mapping[str, tuple[float, float]]) -> dict[str, list[str]]:
+    """The assumptions plus the signs the domain gives (x in 1e-9..1e-3 is positive), so that
+    rules guarded by them apply: the result is then equal to the input on the domain."""
+    held = {name: [flags] if isinstance(flags, str) else list(flags)
+            for name, flags in (assume or {}).items()}
+    for name, (low, high) in ranges.items():
+        sign = "positive" if low > 0 else "nonnegative" if low >= 0 else \
+            "negative" if high < 0 else None
+        if sign is not None and sign not in held.get(name, []):
+            held.setdefault(name, []).append(sign)
+    return held
 
 
 def stabilize(expr: ExprInput, domain: Domain = None, **options: object) -> Expr:

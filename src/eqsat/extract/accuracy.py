@@ -207,6 +207,23 @@ def _bound(found: dict[str, list[float]], op: ast.cmpop, left: ast.AST, right: a
             found[variable.id][index] = pick(found[variable.id][index], value)
 
 
+def domain_bounds(domain: Domain, names: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """Per variable, the range a domain gives it (from a precondition: the constant bounds
+    its comparisons state); unbounded where it says nothing."""
+    if isinstance(domain, str):
+        _precondition(domain)  # a malformed one is an error here too
+        return _bounds(domain, names)
+    ranges = {n: (-math.inf, math.inf) for n in names}
+    for name, (low, high) in (domain or {}).items():
+        if name not in ranges:
+            raise EqsatError(f"the domain names {name!r}, which is not a variable of the "
+                             f"expression ({', '.join(names) or 'none'})")
+        if not low <= high:
+            raise EqsatError(f"the range of {name!r} is empty: {low} to {high}")
+        ranges[name] = (float(low), float(high))
+    return ranges
+
+
 def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
     """Floats drawn uniformly among the float bit patterns between low and high."""
     largest = float(np.finfo(DTYPES[dtype][0]).max)
@@ -223,18 +240,8 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
     if dtype not in DTYPES:
         raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
     names = sorted(set(variables or ()) | {s.name for s in expr.free_symbols()})
-    if isinstance(domain, str):
-        holds = _precondition(domain)
-        ranges = _bounds(domain, names)
-    else:
-        holds = None
-        ranges = {n: (-math.inf, math.inf) for n in names}
-        for name, (low, high) in (domain or {}).items():
-            if name not in ranges:
-                raise EqsatError(f"the domain names {name!r}, which is not in {expr}")
-            if not low <= high:
-                raise EqsatError(f"the range of {name!r} is empty: {low} to {high}")
-            ranges[name] = (float(low), float(high))
+    holds = _precondition(domain) if isinstance(domain, str) else None
+    ranges = domain_bounds(domain, names)
     rng = random.Random(seed)
     kept: dict[str, list[float]] = {n: [] for n in names}
     truth: list[float] = []

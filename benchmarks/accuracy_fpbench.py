@@ -1,0 +1,76 @@
+"""eqsat.stabilize on the FPBench / Herbie cases: bits of error before and after, and the
+experts' rewrites, measured on the same points in one run.
+
+For each record of ../shared/corpora/fpbench.jsonl: mean bits of error of the input and of
+stabilize's result (256 points sampled from the precondition, or from every float when
+there is none; binary32 cases in float32), the time stabilize took, and, where the record
+has exact expert rewrites (`expect`), the most accurate of them on the same points.
+
+    python benchmarks/accuracy_fpbench.py [--points 256]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from common import CORPORA
+
+import eqsat
+from eqsat.extract.accuracy import mean_bits
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--points", type=int, default=256)
+    args = options.parse_args()
+    records = [json.loads(line) for line in (CORPORA / "fpbench.jsonl").read_text().splitlines()
+               if line.strip()]
+    eqsat.stabilize("log(1 + x)")  # compile the engine before timing
+    print(f"{'case':40} {'before':>7} {'after':>7} {'expert':>7} {'ms':>8}  result")
+    rows = []
+    for record in records:
+        name = str(record.get("name") or record["source"])[:40]
+        dtype = "float32" if record.get("precision") == "binary32" else "float64"
+        start = time.perf_counter()
+        try:
+            result = eqsat.stabilize_report(record["input"], record.get("pre"),
+                                            points=args.points, dtype=dtype)
+        except eqsat.EqsatError as error:
+            print(f"{name:40} {'':>7} {'':>7} {'':>7} {'':>8}  error: {error}")
+            continue
+        elapsed = (time.perf_counter() - start) * 1000
+        expert = None
+        for text in record.get("expect") or []:
+            try:
+                bits = mean_bits(eqsat.parse(text), result.sample)
+            except eqsat.EqsatError:
+                continue
+            expert = bits if expert is None else min(expert, bits)
+        rows.append((name, result.bits_before, result.bits_after, expert, elapsed))
+        shown = "" if expert is None else f"{expert:7.2f}"
+        print(f"{name:40} {result.bits_before:7.2f} {result.bits_after:7.2f} {shown:>7} "
+              f"{elapsed:8.0f}  {result.expr}")
+    never_worse = sum(after <= before for _, before, after, _, _ in rows)
+    inaccurate = [r for r in rows if r[1] > 4]
+    improved = sum(before - after >= 4 for _, before, after, _, _ in inaccurate)
+    experts = [r for r in rows if r[3] is not None]
+    matched = sum(after <= expert + 0.5 for _, _, after, expert, _ in experts)  # type: ignore
+    hamming = [r for r in rows if r[0].startswith("NMSE")]
+    print()
+    print(f"cases: {len(rows)} of {len(records)} measured")
+    print(f"at least as accurate as before: {never_worse} of {len(rows)}")
+    print(f"inputs with more than 4 bits of error: {len(inaccurate)}; improved by 4 bits or "
+          f"more: {improved} ({100 * improved / max(len(inaccurate), 1):.0f}%, target 60%)")
+    print(f"expert rewrite matched or beaten (within 0.5 bit): {matched} of {len(experts)}")
+    print(f"Hamming (NMSE) problems: {len(hamming)}, mean bits before "
+          f"{statistics.mean(r[1] for r in hamming):.2f}, after "
+          f"{statistics.mean(r[2] for r in hamming):.2f} (target <= 3)")
+    print(f"median time {statistics.median(r[4] for r in rows):.0f} ms, "
+          f"max {max(r[4] for r in rows):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
