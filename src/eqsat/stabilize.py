@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .api import ExprInput, engine, expand_derivatives, to_expr
 from .egraph import Limits, RunReport
@@ -123,9 +124,9 @@ def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
     return held
 
 
-def stabilize(expr: ExprInput, domain: Domain = None, **options: object) -> Expr:
+def stabilize(expr: ExprInput, domain: Domain = None, **options: Any) -> Expr:
     """The most accurate equal form found (see stabilize_report for options)."""
-    return stabilize_report(expr, domain, **options).expr  # type: ignore[arg-type]
+    return stabilize_report(expr, domain, **options).expr
 
 
 def plot_error(result: Stabilized, path: str | Path) -> Path:
