@@ -6,14 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .api import (
-    Function,
     Simplified,
     check_rules,
     diff,
     diff_report,
     engine,
     evaluate,
-    function,
     grad,
     prove_equal,
     simplify,
@@ -21,6 +19,8 @@ from .api import (
     solve,
     to_expr,
 )
+from .codegen import Kernel
+from .compiler import Function, compile, function
 from .egraph import Engine, Limits, RunReport
 from .errors import (
     EqsatError,
@@ -52,6 +52,7 @@ __all__ = [
     "EvaluationError",
     "Expr",
     "Function",
+    "Kernel",
     "LimitError",
     "Limits",
     "ParseError",
@@ -63,6 +64,7 @@ __all__ = [
     "SolveError",
     "Stabilized",
     "check_rules",
+    "compile",
     "diff",
     "diff_report",
     "engine",

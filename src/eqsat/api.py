@@ -266,33 +266,6 @@ def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
     return symbol(wanted)
 
 
-class Function:
-    """A compiled expression with named arguments, called with values in that order."""
-
-    def __init__(self, args: Sequence[Variable], expr: ExprInput) -> None:
-        self.expr = to_expr(expr)
-        self.args = [a.name if isinstance(a, Expr) else a for a in args]
-        missing = sorted(s.name for s in self.expr.free_symbols())
-        missing = [name for name in missing if name not in self.args]
-        if missing:
-            raise EqsatError(f"{self.expr} uses {', '.join(missing)}, not among the "
-                             f"arguments {self.args}")
-
-    def __call__(self, *values: Any) -> Any:
-        if len(values) != len(self.args):
-            raise EqsatError(f"expected {len(self.args)} argument(s) {self.args}, "
-                             f"got {len(values)}")
-        return _evaluate(self.expr, dict(zip(self.args, values, strict=True)))
-
-    def __repr__(self) -> str:
-        return f"Function({self.args}, {self.expr})"
-
-
-def function(args: Sequence[Variable], expr: ExprInput) -> Function:
-    """Theano style: f = function([a, b], expr); f(1.5, 2.5) evaluates with NumPy."""
-    return Function(args, expr)
-
-
 def evaluate(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any) -> Any:
     """NumPy evaluation: evaluate("x*y/x", {"x": 2.0, "y": 3.0}) or evaluate(e, x=2.0, y=3.0)."""
     return _evaluate(to_expr(expr), {**(values or {}), **named})

@@ -1,4 +1,4 @@
-"""The `eqsat` command: simplify, diff, solve, stabilize, check rule files, ops, a demo."""
+"""The `eqsat` command: simplify, diff, solve, stabilize, compile, rule checks, ops, demo."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from .api import check_rules, diff_report, prove_equal, simplify_report, solve
+from .compiler import compile
 from .egraph import Limits
 from .errors import EqsatError
 from .ops import ROWS
@@ -98,6 +99,18 @@ def _stabilize(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compile(args: argparse.Namespace) -> int:
+    names = [a.strip() for given in args.args or [] for a in given.split(",") if a.strip()]
+    kernel = compile(args.expressions, names or None, target=args.target, dtype=args.dtype,
+                     optimize=None if args.optimize == "none" else args.optimize,
+                     rules=args.rules, limits=_limits(args), name=args.name)
+    if args.output:
+        print(f"wrote {kernel.save(args.output)}", file=sys.stderr)
+    else:
+        print(kernel.source, end="")
+    return 0
+
+
 def _rules_check(args: argparse.Namespace) -> int:
     failures = 0
     for verdict in check_rules(args.files, points=args.points):
@@ -180,6 +193,20 @@ def parser() -> argparse.ArgumentParser:
     stabilize.add_argument("--plot", metavar="FILE.png", help="draw bits of error before and "
                            "after against the first variable (needs matplotlib)")
     stabilize.set_defaults(run=_stabilize)
+
+    compile_ = commands.add_parser("compile", help="generate a kernel module (NumPy)")
+    compile_.add_argument("expressions", nargs="+", metavar="EXPR",
+                          help="one or more outputs, computed together")
+    compile_.add_argument("--target", choices=["numpy"], default="numpy")
+    compile_.add_argument("--args", nargs="+", metavar="X", help="argument order (default: "
+                          "every symbol, sorted by name)")
+    compile_.add_argument("--dtype", choices=["float32", "float64"])
+    compile_.add_argument("--optimize", choices=["simplify", "stabilize", "none"],
+                          default="simplify")
+    compile_.add_argument("--name", default="kernel", help="the function's name")
+    compile_.add_argument("-o", "--output", metavar="FILE.py", help="write the module here")
+    _query_options(compile_, subject="expressions")
+    compile_.set_defaults(run=_compile)
 
     rules = commands.add_parser("rules", help="work with .rules files")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True)

@@ -119,10 +119,28 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
     return []
 
 
+_EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "pow"})
+ASTRONOMICAL = mpmath.mpf(10) ** 7  # exp of more than this is 10^(4 million): no float
+
+
+def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
+    """Whether an exponential's argument is so large that its value (10^(10^6) and up, or
+    its reciprocal) means nothing for real-valued floats, and mpmath would take minutes:
+    exp(exp(exp(20))). Such points count as not finite."""
+    if op not in _EXPONENTIAL:
+        return False
+    if op == "pow":
+        base, exponent = args
+        return bool(abs(exponent) > ASTRONOMICAL or
+                    (abs(base) > 1 and abs(exponent) * mpmath.log(abs(base)) > ASTRONOMICAL))
+    return bool(abs(args[0]) > ASTRONOMICAL)
+
+
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
               max_magnitude: int | None = None,
               spreads: list[mpmath.mpf] | None = None) -> mpmath.mpf | None:
-    """The exact-enough real value at a point, or None where expr is undefined or not finite.
+    """The exact-enough real value at a point, or None where expr is undefined or not finite
+    (or astronomically large: see _astronomical).
 
     With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
     absolute rounding error could then swamp a result that cancels down to a small number.
@@ -145,6 +163,8 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
                 function = OPS[node.op].reference
                 if function is None:
                     raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
+                if _astronomical(node.op, [done[a] for a in node.args]):
+                    return None
                 try:
                     result = function(*(done[a] for a in node.args))
                 except (ZeroDivisionError, ValueError, OverflowError):

@@ -1,0 +1,174 @@
+"""The NumPy printer: one line per DAG node, shared subterms once, dead buffers reused."""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .. import numeric
+from ..errors import EqsatError
+from ..expr import Expr, postorder
+from ..ops import COMPARISONS, OPS
+
+# ops whose NumPy function is a ufunc that can write into a given buffer with out=
+_UFUNC_OUT = {name for name, op in OPS.items() if op.numpy.startswith("np.") and
+              op.kind in ("infix", "prefix", "function") and name not in ("where",)}
+
+
+@dataclass
+class _Buffers:
+    """Temporaries per (input set, kind): a dead one is handed out again."""
+
+    free: dict[tuple[frozenset[str], str], list[str]] = field(default_factory=dict)
+    count: int = 0
+
+    def take(self, key: tuple[frozenset[str], str]) -> tuple[str, bool]:
+        pool = self.free.get(key, [])
+        if pool:
+            return pool.pop(), True
+        self.count += 1
+        return f"t{self.count - 1}", False
+
+    def give(self, key: tuple[frozenset[str], str], name: str) -> None:
+        self.free.setdefault(key, []).append(name)
+
+
+def _literal(value: object) -> str:
+    text = repr(float(value))  # type: ignore[arg-type]
+    return text if text not in ("inf", "-inf", "nan") else f"float({text!r})"
+
+
+def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kernel",
+                dtype: str | None = None) -> str:
+    """Python source of a module with `def name(*args)` computing the outputs.
+
+    Inputs become arrays (integers as float64; float32 stays float32; all of `dtype` if
+    given); every node depending
+    on the same inputs has their broadcast shape and dtype, so a temporary whose value is
+    dead is written again with out=. Nodes free of the inputs are folded into literals.
+    """
+    for arg in args:
+        if not arg.isidentifier() or keyword.iskeyword(arg) or arg.startswith("_"):
+            raise EqsatError(f"argument name {arg!r} is not a plain Python identifier")
+    missing = sorted({s.name for e in outputs for s in e.free_symbols()} - set(args))
+    if missing:
+        raise EqsatError(f"the expression uses {', '.join(missing)}, not among the "
+                         f"arguments {list(args)}")
+    order: list[Expr] = []
+    for output in outputs:
+        order += [n for n in postorder(output) if n not in order]
+    uses: dict[Expr, int] = {}
+    last: dict[Expr, int] = {}
+    for index, node in enumerate(order):
+        for child in node.args:
+            uses[child] = uses.get(child, 0) + 1
+            last[child] = index
+    inputs: dict[Expr, frozenset[str]] = {n: frozenset(s.name for s in n.free_symbols())
+                                          for n in order}
+    kinds = {n: "bool" if n.op in COMPARISONS else "float" for n in order}
+    helpers = sorted({OPS[n.op].numpy for n in order if n.op in OPS and OPS[n.op].kind not in
+                      ("constant",) and n.op != "where" and not OPS[n.op].numpy.startswith("np.")
+                      and OPS[n.op].numpy})
+    lines = [f"def {name}({', '.join(args)}):",
+             f'    """{_shown(*outputs, width=200)}"""']
+    cast = "" if dtype is None else f", np.{dtype}"
+    for arg in args:
+        lines.append(f"    {arg} = _as_float({arg}{cast})")
+    shapes: dict[frozenset[str], str] = {}
+    for node in order:
+        key = inputs[node]
+        if len(key) > 1 and key not in shapes and node.args:
+            shapes[key] = f"_s{len(shapes)}"
+            members = ", ".join(sorted(key))
+            lines.append(f"    {shapes[key]} = np.broadcast({members})")
+    buffers = _Buffers()
+    names: dict[Expr, str] = {}
+    outputs_set = set(outputs)
+    for index, node in enumerate(order):
+        if node.is_symbol:
+            names[node] = node.name
+            continue
+        if not inputs[node] and not node.free_symbols():
+            names[node] = _constant(node)
+            continue
+        arguments = [names[a] for a in node.args]
+        for child in set(node.args):  # dead after this node: its buffer is free again
+            if last.get(child) == index and child not in outputs_set and \
+                    names[child].startswith("t"):
+                buffers.give((inputs[child], kinds[child]), names[child])
+        target, reused = buffers.take((inputs[node], kinds[node]))
+        names[node] = target
+        call = _call(node, arguments)
+        if node.op in _UFUNC_OUT and (reused or len(inputs[node]) > 0):
+            if not reused:
+                shape = _shape_of(inputs[node], shapes)
+                dtype = "bool" if kinds[node] == "bool" else _dtype_of(inputs[node])
+                lines.append(f"    {target} = np.empty({shape}, {dtype})")
+            lines.append(f"    {call[:-1]}, out={target})  # {_shown(node)}")
+        else:
+            lines.append(f"    {target} = {call}  # {_shown(node)}")
+    results = [names[o] for o in outputs]
+    returned = ", ".join(results)
+    lines.append(f"    return {returned}")
+    source = [
+        f'"""Generated by eqsat: {_shown(*outputs)}."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import math",
+        "",
+        "import numpy as np",
+        "",
+        "",
+        _AS_FLOAT,
+        "",
+    ]
+    for helper in helpers:
+        source += [inspect.getsource(getattr(numeric, helper)).rstrip(), "", ""]
+    if "erf" in helpers or "erfc" in helpers:
+        source.insert(source.index(_AS_FLOAT), "_erf = np.frompyfunc(math.erf, 1, 1)\n"
+                      "_erfc = np.frompyfunc(math.erfc, 1, 1)\n\n")
+    return "\n".join(source + lines) + "\n"
+
+
+_AS_FLOAT = '''def _as_float(value, dtype=None):
+    """An array of floats: of dtype if given; else float32 and float64 stay as they are and
+    the rest become float64."""
+    array = np.asarray(value)
+    if dtype is not None:
+        return array.astype(dtype, copy=False)
+    return array if array.dtype.kind == "f" else array.astype(np.float64)
+'''
+
+
+def _shown(*exprs: Expr, width: int = 60) -> str:
+    text = ", ".join(str(e) for e in exprs)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _shape_of(members: frozenset[str], shapes: dict[frozenset[str], str]) -> str:
+    if len(members) == 1:
+        (only,) = members
+        return f"{only}.shape"
+    return f"{shapes[members]}.shape"
+
+
+def _dtype_of(members: frozenset[str]) -> str:
+    return f"np.result_type({', '.join(sorted(members))})"
+
+
+def _constant(node: Expr) -> str:
+    value = numeric.evaluate(node, {})
+    return _literal(value)
+
+
+def _call(node: Expr, arguments: list[str]) -> str:
+    spec = OPS[node.op]
+    if node.op == "where":
+        return f"np.where({arguments[0]} != 0, {arguments[1]}, {arguments[2]})"
+    if spec.kind == "constant":
+        return f"np.{spec.numpy[3:]}"
+    function = spec.numpy
+    return f"{function}({', '.join(arguments)})"

@@ -1,0 +1,93 @@
+"""compile: expressions -> an optimized program (shared subterms once) -> a Kernel."""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .api import ExprInput, Variable, engine, expand_derivatives, to_expr
+from .codegen import Kernel, print_numpy
+from .egraph import Limits
+from .errors import EqsatError
+from .expr import Expr
+from .extract import CostModel, display_order, extract_dag
+from .stabilize import stabilize
+
+TARGETS = ("numpy",)
+OPTIMIZE = ("simplify", "stabilize", None)
+
+
+def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | None = None,
+            target: str = "numpy", dtype: str | None = None,
+            optimize: str | None = "simplify", *, rules: Iterable[str | Path] = (),
+            limits: Limits | None = None, name: str = "kernel") -> Kernel:
+    """A Kernel computing the expression (or several, sharing their common subterms).
+
+    args: the argument order (default: every symbol, sorted by name). optimize: "simplify"
+    (one e-graph for all outputs, DAG-cost extraction), "stabilize" (each output's most
+    accurate form) or None (as given). dtype: cast every input ("float32", "float64"), or
+    None to keep float inputs as they are.
+    """
+    if target not in TARGETS:
+        raise EqsatError(f"unknown target {target!r}: use one of {list(TARGETS)}")
+    if optimize not in OPTIMIZE:
+        raise EqsatError(f"optimize is 'simplify', 'stabilize' or None, not {optimize!r}")
+    if dtype not in (None, "float32", "float64"):
+        raise EqsatError(f"dtype is 'float32', 'float64' or None, not {dtype!r}")
+    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        raise EqsatError(f"kernel name {name!r} is not a plain Python identifier")
+    given = [exprs] if isinstance(exprs, (str, Expr)) else list(exprs)
+    if not given:
+        raise EqsatError("compile needs at least one expression")
+    parsed = [expand_derivatives(to_expr(e), rules)[0] for e in given]
+    names = sorted({s.name for e in parsed for s in e.free_symbols()}) if args is None else \
+        [a.name if isinstance(a, Expr) else a for a in args]
+    if len(set(names)) != len(names):
+        raise EqsatError(f"an argument is named twice in {names}")
+    if optimize == "simplify":
+        program = _simplified(parsed, rules, limits or Limits())
+    elif optimize == "stabilize":
+        program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
+    else:
+        program = parsed
+    return Kernel(print_numpy(program, names, name, dtype), name, names, program, target)
+
+
+def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits) -> list[Expr]:
+    """All outputs in one e-graph, extracted together by DAG cost (shared subterms once)."""
+    with engine(rules).session() as session:
+        handles = [session.add(e) for e in exprs]
+        report = session.run(["simplify"], limits)
+        if report.stop_reason == "contradiction":
+            return exprs
+        snapshot = session.snapshot(handles)
+        found = extract_dag(snapshot, handles, CostModel(), session.symbol)
+    model = CostModel()
+    return [display_order(new) if model.dag_cost(new) <= model.dag_cost(old) else old
+            for new, old in zip(found, exprs, strict=True)]
+
+
+class Function:
+    """Theano style: f = function([a, b], expr); f(1.5, 2.5), arrays broadcasting. Compiled
+    once, after simplification, by the NumPy backend."""
+
+    def __init__(self, args: Sequence[Variable], expr: ExprInput) -> None:
+        self.expr = to_expr(expr)
+        self.args = [a.name if isinstance(a, Expr) else a for a in args]
+        self.kernel = compile(self.expr, self.args, name="function")
+
+    def __call__(self, *values: Any) -> Any:
+        if len(values) != len(self.args):
+            raise EqsatError(f"expected {len(self.args)} argument(s) {self.args}, "
+                             f"got {len(values)}")
+        return self.kernel(*values)
+
+    def __repr__(self) -> str:
+        return f"Function({self.args}, {self.expr})"
+
+
+def function(args: Sequence[Variable], expr: ExprInput) -> Function:
+    """Theano style: f = function([a, b], expr); f(1.5, 2.5) runs the compiled kernel."""
+    return Function(args, expr)

@@ -1,0 +1,154 @@
+"""The NumPy backend: kernels equal to eqsat.evaluate for every op, dtype and broadcast
+shape; shared subterms once; few temporaries; saved modules that run on their own."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import eqsat
+from eqsat.ops import ROWS
+
+VALUE_OPS = [op for op in ROWS if op.kind in ("infix", "prefix", "function")]
+RNG = np.random.default_rng(7)
+
+
+def _inputs(arity: int, dtype: type) -> list[np.ndarray]:
+    return [RNG.uniform(0.1, 0.9, 11).astype(dtype) for _ in range(arity)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize("op", VALUE_OPS, ids=lambda op: op.name)
+def test_every_op_matches_evaluate(op: eqsat.ops.Op, dtype: type) -> None:
+    names = ["a", "b", "c"][: op.arity]
+    expr = eqsat.call(op.name, *(eqsat.symbol(n) for n in names))
+    values = _inputs(op.arity, dtype)
+    kernel = eqsat.compile(expr, names, optimize=None)
+    got = np.asarray(kernel(*values))
+    want = np.asarray(eqsat.evaluate(expr, dict(zip(names, values, strict=True))))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6 if dtype is np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize(("shapes"), [((5,), ()), ((4, 1), (1, 3)), ((2, 3, 4), (4,)), ((), ())])
+def test_broadcasting_and_scalars(shapes: tuple[tuple[int, ...], ...]) -> None:
+    text = "exp(x) * y + sin(x) / (1 + y^2) - x*y"
+    kernel = eqsat.compile(text, ["x", "y"])
+    x, y = (RNG.uniform(-1, 1, s) for s in shapes)
+    got = kernel(x, y)
+    assert np.shape(got) == np.broadcast_shapes(*shapes)
+    np.testing.assert_allclose(got, eqsat.evaluate(text, x=x, y=y), rtol=1e-12)
+
+
+def test_integer_inputs_become_float64_and_dtype_casts() -> None:
+    kernel = eqsat.compile("x / 2", ["x"], optimize=None)
+    assert kernel(np.array([1, 2, 3])).dtype == np.float64
+    single = eqsat.compile("x / 2 + y", ["x", "y"], dtype="float32", optimize=None)
+    assert single(np.arange(3.0), 1.0).dtype == np.float32
+
+
+def test_several_outputs_share_their_subterms() -> None:
+    f = "exp(x*y) + sin(x*y)"
+    gradient = [eqsat.diff(f, "x"), eqsat.diff(f, "y")]
+    kernel = eqsat.compile([f, *gradient], ["x", "y"])
+    x, y = RNG.uniform(-1, 1, (2, 9))
+    for got, expr in zip(kernel(x, y), [f, *gradient], strict=True):
+        np.testing.assert_allclose(got, eqsat.evaluate(expr, x=x, y=y), rtol=1e-12)
+    body = kernel.source[kernel.source.index("def kernel"):]
+    assert body.count("np.multiply(x, y") == 1  # x*y computed once for all three
+    assert body.count("np.exp(") == 1 and body.count("np.sin(") == 1
+
+
+def test_a_long_chain_reuses_a_few_buffers() -> None:
+    chain = "x"
+    for i in range(40):
+        chain = f"sin({chain}) * {i % 3 + 2} + x"
+    kernel = eqsat.compile(chain, ["x"], optimize=None)
+    temporaries = set(re.findall(r"\bt\d+\b", kernel.source))
+    assert len(temporaries) <= 3, sorted(temporaries)
+    assert kernel.source.count("np.empty(") <= 3
+    x = np.linspace(-2, 2, 7)
+    np.testing.assert_allclose(kernel(x), eqsat.evaluate(chain, x=x), rtol=1e-12)
+
+
+def test_source_snapshot() -> None:
+    kernel = eqsat.compile(["exp(x) - 1 + sin(x)*y", "sin(x)^2*y"], optimize="stabilize")
+    body = kernel.source[kernel.source.index("def kernel"):]
+    assert body == '''def kernel(x, y):
+    """expm1(x) + sin(x)*y, sin(x)*(sin(x)*y)"""
+    x = _as_float(x)
+    y = _as_float(y)
+    _s0 = np.broadcast(x, y)
+    t0 = np.empty(x.shape, np.result_type(x))
+    np.expm1(x, out=t0)  # expm1(x)
+    t1 = np.empty(x.shape, np.result_type(x))
+    np.sin(x, out=t1)  # sin(x)
+    t2 = np.empty(_s0.shape, np.result_type(x, y))
+    np.multiply(t1, y, out=t2)  # sin(x)*y
+    t3 = np.empty(_s0.shape, np.result_type(x, y))
+    np.add(t0, t2, out=t3)  # expm1(x) + sin(x)*y
+    np.multiply(t1, t2, out=t2)  # sin(x)*(sin(x)*y)
+    return t3, t2
+'''
+
+
+def test_simplify_folds_constants_and_cancels() -> None:
+    kernel = eqsat.compile("x*y/x + 2*3", ["x", "y"])
+    assert kernel.outputs == [eqsat.parse("y + 6")]
+    assert "6.0" in kernel.source and "np.divide" not in kernel.source
+
+
+def test_kernel_is_inspectable_and_saves_a_self_contained_module(tmp_path: Path) -> None:
+    kernel = eqsat.compile(["sigmoid(x) * erf(y)", "log1mexp(-x*x - 1)"], ["x", "y"])
+    assert inspect.getsource(kernel.function).startswith("def kernel(x, y):")
+    path = kernel.save(tmp_path / "kernel.py")
+    imports = {line for line in path.read_text().splitlines() if line.startswith("import ")}
+    assert imports == {"import math", "import numpy as np"}
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import numpy as np; "
+              "from kernel import kernel; print(*[list(np.round(v, 12)) for v in "
+              "kernel(np.array([0.5, 1.5]), np.array([0.25, 2.0]))])")
+    done = subprocess.run([sys.executable, "-I", "-c", script, str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    x, y = np.array([0.5, 1.5]), np.array([0.25, 2.0])
+    expected = [list(np.round(eqsat.evaluate(e, x=x, y=y), 12)) for e in kernel.outputs]
+    assert done.stdout.strip() == " ".join(str(v) for v in expected)
+
+
+def test_theano_style_function_runs_the_compiled_kernel() -> None:
+    a, b = eqsat.symbols("a b")
+    f = eqsat.function([a, b], a * b / a + eqsat.exp(a))
+    assert "def function(a, b)" in f.kernel.source
+    np.testing.assert_allclose(f(np.array([0.0, 1.0]), 2.0), [3.0, 2.0 + np.e])
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: eqsat.compile("x", ["x; import os"]), "not a plain Python identifier"),
+    (lambda: eqsat.compile("x", ["__import__"]), "not a plain Python identifier"),
+    (lambda: eqsat.compile("x + y", ["x"]), "uses y, not among the arguments"),
+    (lambda: eqsat.compile("x", target="cuda"), "unknown target"),
+    (lambda: eqsat.compile("x", optimize="fast"), "optimize is"),
+    (lambda: eqsat.compile("x", name="import os"), "kernel name"),
+    (lambda: eqsat.compile([]), "at least one expression"),
+])
+def test_bad_requests_are_clear_errors(call: object, message: str) -> None:
+    with pytest.raises(eqsat.EqsatError, match=message):
+        call()  # type: ignore[operator]
+
+
+def test_cli_compile_prints_or_writes_the_module(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "eqsat.cli", "compile", "exp(x) - 1", "--optimize",
+               "stabilize"]
+    printed = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert printed.returncode == 0, printed.stderr
+    assert "np.expm1(x, out=t0)" in printed.stdout
+    target = tmp_path / "k.py"
+    written = subprocess.run([*command, "-o", str(target)], capture_output=True, text=True,
+                             timeout=120)
+    assert written.stdout == "" and target.read_text() == printed.stdout
