@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .api import ExprInput, Variable, engine, expand_derivatives, to_expr
-from .codegen import Kernel, print_numpy
+from .codegen import COSTS, Kernel, print_numpy
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
@@ -56,15 +56,16 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
 
 
 def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits) -> list[Expr]:
-    """All outputs in one e-graph, extracted together by DAG cost (shared subterms once)."""
+    """All outputs in one e-graph, extracted together by DAG cost with the NumPy target's
+    op costs (shared subterms once)."""
+    model = CostModel(COSTS)
     with engine(rules).session() as session:
         handles = [session.add(e) for e in exprs]
         report = session.run(["simplify"], limits)
         if report.stop_reason == "contradiction":
             return exprs
         snapshot = session.snapshot(handles)
-        found = extract_dag(snapshot, handles, CostModel(), session.symbol)
-    model = CostModel()
+        found = extract_dag(snapshot, handles, model, session.symbol)
     return [display_order(new) if model.dag_cost(new) <= model.dag_cost(old) else old
             for new, old in zip(found, exprs, strict=True)]
 

@@ -1,6 +1,6 @@
 """Code generation: printers from an extracted program to source, and the compiled Kernel."""
 
 from .kernel import Kernel
-from .numpy import print_numpy
+from .numpy import COSTS, print_numpy
 
-__all__ = ["Kernel", "print_numpy"]
+__all__ = ["COSTS", "Kernel", "print_numpy"]
