@@ -18,6 +18,7 @@ import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -81,9 +82,9 @@ def main() -> None:
         kernel = eqsat.compile(original, names)
         symbols = [sympy.Symbol(n) for n in names]
         lambdified = sympy.lambdify(symbols, eqsat.to_sympy(original), "numpy", cse=True)
-        naive = lambda: eqsat.evaluate(original, dict(zip(names, inputs, strict=True)))  # noqa: E731
-        ours = lambda: kernel(*inputs)  # noqa: E731
-        theirs = lambda: lambdified(*inputs)  # noqa: E731
+        naive = partial(eqsat.evaluate, original, dict(zip(names, inputs, strict=True)))
+        ours = partial(kernel, *inputs)
+        theirs = partial(lambdified, *inputs)
         np.testing.assert_allclose(ours(), naive(), rtol=1e-7, atol=1e-12)
         naive_s, lamb_s, ours_s = best_time(naive), best_time(theirs), best_time(ours)
         naive_mb, ours_mb = peak_bytes(naive) / 1e6, peak_bytes(ours) / 1e6

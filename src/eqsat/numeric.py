@@ -120,13 +120,13 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
 
 
 _EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "pow"})
-ASTRONOMICAL = mpmath.mpf(10) ** 7  # exp of more than this is 10^(4 million): no float
+ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
 
 def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
-    """Whether an exponential's argument is so large that its value (10^(10^6) and up, or
-    its reciprocal) means nothing for real-valued floats, and mpmath would take minutes:
-    exp(exp(exp(20))). Such points count as not finite."""
+    """Whether an exponential's argument is beyond every float (exp(exp(exp(20))) has the
+    argument 10^(2*10^8)): mpmath would take minutes or more on it, and no float input can
+    produce it. Such points count as not finite."""
     if op not in _EXPONENTIAL:
         return False
     if op == "pow":
