@@ -194,17 +194,19 @@ def parser() -> argparse.ArgumentParser:
                            "after against the first variable (needs matplotlib)")
     stabilize.set_defaults(run=_stabilize)
 
-    compile_ = commands.add_parser("compile", help="generate a kernel module (NumPy)")
+    compile_ = commands.add_parser("compile", help="generate a kernel (NumPy module, or CUDA "
+                                   "C with a CuPy launcher)")
     compile_.add_argument("expressions", nargs="+", metavar="EXPR",
                           help="one or more outputs, computed together")
-    compile_.add_argument("--target", choices=["numpy"], default="numpy")
+    compile_.add_argument("--target", choices=["numpy", "cupy"], default="numpy")
     compile_.add_argument("--args", nargs="+", metavar="X", help="argument order (default: "
                           "every symbol, sorted by name)")
     compile_.add_argument("--dtype", choices=["float32", "float64"])
     compile_.add_argument("--optimize", choices=["simplify", "stabilize", "none"],
                           default="simplify")
     compile_.add_argument("--name", default="kernel", help="the function's name")
-    compile_.add_argument("-o", "--output", metavar="FILE.py", help="write the module here")
+    compile_.add_argument("-o", "--output", metavar="FILE", help="write the module here (for "
+                          "cupy: kernel.py, the launcher; kernel.cu, the CUDA source)")
     _query_options(compile_, subject="expressions")
     compile_.set_defaults(run=_compile)
 

@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from .api import ExprInput, Variable, engine, expand_derivatives, to_expr
-from .codegen import COSTS, Kernel, print_numpy
+from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, display_order, extract_dag
 from .stabilize import stabilize
 
-TARGETS = ("numpy",)
+TARGETS = ("numpy", "cupy")
 OPTIMIZE = ("simplify", "stabilize", None)
 
 
@@ -28,7 +28,8 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     args: the argument order (default: every symbol, sorted by name). optimize: "simplify"
     (one e-graph for all outputs, DAG-cost extraction), "stabilize" (each output's most
     accurate form) or None (as given). dtype: cast every input ("float32", "float64"), or
-    None to keep float inputs as they are.
+    None to keep float inputs as they are (numpy; the cupy target defaults to float32).
+    target "cupy": one fused CUDA kernel, launched through cupy.RawKernel.
     """
     if target not in TARGETS:
         raise EqsatError(f"unknown target {target!r}: use one of {list(TARGETS)}")
@@ -36,6 +37,8 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         raise EqsatError(f"optimize is 'simplify', 'stabilize' or None, not {optimize!r}")
     if dtype not in (None, "float32", "float64"):
         raise EqsatError(f"dtype is 'float32', 'float64' or None, not {dtype!r}")
+    if target == "cupy" and dtype is None:
+        dtype = "float32"
     if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
         raise EqsatError(f"kernel name {name!r} is not a plain Python identifier")
     given = [exprs] if isinstance(exprs, (str, Expr)) else list(exprs)
@@ -47,18 +50,25 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
     if optimize == "simplify":
-        program = _simplified(parsed, rules, limits or Limits())
+        costs = CostModel(COSTS) if target == "numpy" else CostModel()
+        program = _simplified(parsed, rules, limits or Limits(), costs)
     elif optimize == "stabilize":
         program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
     else:
         program = parsed
+    if target == "cupy":
+        assert dtype is not None
+        cuda = print_cuda(program, names, name, dtype)
+        shown = ", ".join(str(p) for p in program)
+        launcher = print_launcher(cuda, len(program), names, name, dtype, shown)
+        return Kernel(cuda, name, names, program, target, launcher)
     return Kernel(print_numpy(program, names, name, dtype), name, names, program, target)
 
 
-def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits) -> list[Expr]:
-    """All outputs in one e-graph, extracted together by DAG cost with the NumPy target's
-    op costs (shared subterms once)."""
-    model = CostModel(COSTS)
+def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
+                model: CostModel) -> list[Expr]:
+    """All outputs in one e-graph, extracted together by DAG cost (shared subterms once):
+    with NumPy's measured op costs for that target, the table's for a fused CUDA kernel."""
     with engine(rules).session() as session:
         handles = [session.add(e) for e in exprs]
         report = session.run(["simplify"], limits)

@@ -8,35 +8,59 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import EqsatError
 from ..expr import Expr
 
 _COUNTER = itertools.count()
 
 
 class Kernel:
-    """A compiled program: call it with the arguments in order; .source is its module."""
+    """A compiled program: call it with the arguments in order. .source is its code (a
+    Python module for "numpy", CUDA C for "cupy"); .module is the Python module that runs
+    it (the same text for "numpy", the CuPy launcher for "cupy")."""
 
     def __init__(self, source: str, name: str, args: Sequence[str], outputs: Sequence[Expr],
-                 target: str) -> None:
+                 target: str, module: str | None = None) -> None:
         self.source = source
+        self.module = source if module is None else module
         self.name = name
         self.args = list(args)
         self.outputs = list(outputs)
         self.target = target
+        self._function: Callable[..., Any] | None = None
+        if target == "numpy":
+            self._function = self._load()
+
+    def _load(self) -> Callable[..., Any]:
         filename = f"<eqsat-kernel-{next(_COUNTER)}>"
         # registered so that inspect.getsource and tracebacks show the generated lines
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        namespace: dict[str, Any] = {"__name__": f"eqsat_kernel_{name}"}
-        exec(compile(source, filename, "exec"), namespace)
-        self.function: Callable[..., Any] = namespace[name]
+        lines = self.module.splitlines(True)
+        linecache.cache[filename] = (len(self.module), None, lines, filename)
+        namespace: dict[str, Any] = {"__name__": f"eqsat_kernel_{self.name}"}
+        try:
+            exec(compile(self.module, filename, "exec"), namespace)
+        except ImportError as error:
+            raise EqsatError(f"the {self.target} target needs {error.name}: install it (for "
+                             "CUDA: pip install 'eqsat[gpu]', and an NVIDIA GPU)") from None
+        function: Callable[..., Any] = namespace[self.name]
+        return function
+
+    @property
+    def function(self) -> Callable[..., Any]:
+        """The Python function (for "cupy", loading CuPy on first use)."""
+        if self._function is None:
+            self._function = self._load()
+        return self._function
 
     def __call__(self, *values: Any) -> Any:
         return self.function(*values)
 
     def save(self, path: str | Path) -> Path:
-        """Write the module (it imports only numpy and math) to a file."""
+        """Write the module to a file (it imports only numpy and math, or cupy and numpy);
+        for the "cupy" target, a path ending in .cu gets the CUDA source instead."""
         target = Path(path)
-        target.write_text(self.source, encoding="utf-8")
+        text = self.source if target.suffix == ".cu" and self.target == "cupy" else self.module
+        target.write_text(text, encoding="utf-8")
         return target
 
     def __repr__(self) -> str:

@@ -1,0 +1,110 @@
+"""eqsat's fused CUDA kernels against CuPy op by op, jax.jit and a device copy, on a GPU.
+
+N = 2^26 elements, float32 and float64, expressions of 3 to 20 operations, in one run:
+the eqsat kernel (eqsat.compile(..., target="cupy")), CuPy evaluating the original one
+operation at a time, jax.jit of the same expression (when JAX is installed), and a
+device-to-device copy as the bandwidth bound. Times are medians of 20 launches after a
+warm-up, measured with CUDA events. Needs CuPy and an NVIDIA GPU.
+
+    python benchmarks/codegen_cuda.py [--n 67108864]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+import eqsat
+from eqsat.ops import OPS
+
+CASES = [
+    ("3 ops: exp(x)*y + 1", "exp(x)*y + 1"),
+    ("5 ops: softplus by hand", "log(1 + exp(x)) * y - x"),
+    ("7 ops: Gaussian", "exp(-(x - y)^2 / 2) / sqrt(2*pi) * y"),
+    ("10 ops: polynomial", "((((x*y + 1)*x + 2)*x + 3)*x + 4)*y"),
+    ("10 ops: mixed", "sin(x)*cos(y) + tanh(x*y) - sqrt(x*x + y*y)"),
+    ("20 ops: long chain", "exp(-x)*(1 + x + x^2/2 + x^3/6 + x^4/24) * y + log(1 + x*y) "
+                           "- x/(1 + y*y) + tanh(x - y)*cos(x)"),
+]
+
+
+def _count_ops(expr: eqsat.Expr) -> int:
+    return expr.count_ops()
+
+
+def timed(cp: Any, call: Callable[[], Any], repeats: int = 20) -> float:
+    """Median seconds of a launch, by CUDA events, after one warm-up call."""
+    call()
+    times = []
+    for _ in range(repeats):
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        call()
+        stop.record()
+        stop.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, stop) / 1000)
+    return statistics.median(times)
+
+
+def op_by_op(xp: Any, expr: eqsat.Expr, values: dict[str, Any]) -> Any:
+    """The expression evaluated one operation at a time with an array module (CuPy, or
+    jax.numpy under jax.jit)."""
+    done: dict[eqsat.Expr, Any] = {}
+    for node in eqsat.expr.postorder(expr):
+        if node.is_symbol:
+            done[node] = values[node.name]
+        elif node.is_number or not node.args:
+            done[node] = float(eqsat.evaluate(node, {}))
+        else:
+            name = OPS[node.op].numpy
+            function = getattr(xp, name[3:]) if name.startswith("np.") else None
+            if function is None:
+                raise SystemExit(f"no {xp.__name__} function for {node.op} in this benchmark")
+            done[node] = function(*(done[a] for a in node.args))
+    return done[expr]
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--n", type=int, default=2**26)
+    args = options.parse_args()
+    try:
+        import cupy as cp
+    except ImportError:
+        raise SystemExit("this benchmark needs CuPy and an NVIDIA GPU") from None
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        jax = None
+    device = cp.cuda.Device()
+    props = cp.cuda.runtime.getDeviceProperties(device.id)
+    print(f"device: {props['name'].decode()}, N = {args.n}")
+    print(f"{'case':28} {'dtype':8} {'ops':>4} {'eqsat ms':>9} {'cupy ms':>9} {'jax ms':>9} "
+          f"{'copy ms':>8} {'bound %':>8} {'vs cupy':>8} {'vs jax':>7}")
+    for dtype in ("float32", "float64"):
+        rng = cp.random.default_rng(0)
+        x = rng.uniform(0.5, 1.5, args.n, dtype=dtype)
+        y = rng.uniform(0.5, 1.5, args.n, dtype=dtype)
+        scratch = cp.empty_like(x)
+        copy_s = timed(cp, lambda: cp.copyto(scratch, x))  # noqa: B023
+        for label, text in CASES:
+            expr = eqsat.parse(text)
+            kernel = eqsat.compile(expr, ["x", "y"], target="cupy", dtype=dtype, optimize=None)
+            ours = timed(cp, lambda: kernel(x, y))  # noqa: B023
+            theirs = timed(cp, lambda: op_by_op(cp, expr, {"x": x, "y": y}))  # noqa: B023
+            jax_s = float("nan")
+            if jax is not None:
+                jitted = jax.jit(lambda a, b: op_by_op(jnp, expr, {"x": a, "y": b}))  # noqa: B023
+                jx, jy = jnp.asarray(cp.asnumpy(x)), jnp.asarray(cp.asnumpy(y))
+                jax_s = timed(cp, lambda: jitted(jx, jy).block_until_ready())  # noqa: B023
+            bound = copy_s * 3 / 2  # two arrays read, one written; the copy moves two
+            print(f"{label:28} {dtype:8} {_count_ops(expr):4} {ours * 1e3:9.3f} "
+                  f"{theirs * 1e3:9.3f} {jax_s * 1e3:9.3f} {copy_s * 1e3:8.3f} "
+                  f"{100 * bound / ours:7.0f}% {theirs / ours:7.2f}x {jax_s / ours:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()

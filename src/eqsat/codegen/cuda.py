@@ -1,0 +1,198 @@
+"""The CUDA printer: one fused elementwise kernel (grid-stride loop) per program, its
+per-element body a __device__ function, float or double, and a CuPy launcher module."""
+
+from __future__ import annotations
+
+import keyword
+import math
+import re
+from collections.abc import Sequence
+
+from .. import numeric
+from ..errors import EqsatError
+from ..expr import Expr, postorder
+from ..ops import COMPARISONS, OPS
+
+C_TYPES = {"float32": "float", "float64": "double"}
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
+_COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+# device helpers for the ops C's math library lacks; `T` and `S` (the suffix of the math
+# functions: "f" for float) are filled in per precision
+_HELPERS = {
+    "sigmoid": "static __device__ T eqsat_sigmoid{S}(T x) {{ return x >= 0 ? 1 / (1 + exp{S}(-x))"
+               " : exp{S}(x) / (1 + exp{S}(x)); }}",
+    "softplus": "static __device__ T eqsat_softplus{S}(T x) {{ return fmax{S}(x, (T)0) + "
+                "log1p{S}(exp{S}(-fabs{S}(x))); }}",
+    "log1mexp": "static __device__ T eqsat_log1mexp{S}(T x) {{ return x > (T)-0.6931471805599453"
+                " ? log{S}(-expm1{S}(x)) : log1p{S}(-exp{S}(x)); }}",
+    "logaddexp": "static __device__ T eqsat_logaddexp{S}(T a, T b) {{ T m = fmax{S}(a, b); "
+                 "return a == b ? a + (T)0.6931471805599453 : "
+                 "m + log1p{S}(exp{S}(-fabs{S}(a - b))); }}",
+}
+
+PORTABLE = """#ifndef __CUDACC__  /* compiled as C++ on the host: the body runs on the CPU */
+#include <math.h>
+#define __device__
+#endif"""
+
+
+def _literal(value: float, dtype: str) -> str:
+    if math.isnan(value):
+        return "NAN"
+    if math.isinf(value):
+        return "INFINITY" if value > 0 else "-INFINITY"
+    text = repr(float(value))
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return f"{text}f" if dtype == "float32" else text
+
+
+def _check_names(args: Sequence[str], name: str) -> None:
+    for arg in [*args, name]:
+        if not arg.isidentifier() or keyword.iskeyword(arg) or arg.startswith("_") or \
+                arg in _RESERVED or re.fullmatch(r"out\d+|.*_step|.*_body", arg):
+            raise EqsatError(f"name {arg!r} is not usable in CUDA C (an identifier that is "
+                             "not a keyword, does not start with _ and is not a math function)")
+
+
+_RESERVED = frozenset({"int", "float", "double", "long", "char", "short", "void", "const",
+                       "return", "if", "else", "for", "while", "do", "switch", "case", "break",
+                       "continue", "goto", "static", "extern", "struct", "union", "enum",
+                       "typedef", "sizeof", "signed", "unsigned", "volatile", "auto",
+                       "register", "inline", "restrict", "bool", "true", "false", "n", "i",
+                       "T", "NAN", "INFINITY", "main", "stride", "new", "delete", "class",
+                       "template",
+                       "namespace", "this", "default", "public", "private", "virtual"}) | {
+    f"{f}{s}" for op in OPS.values() for f in [op.name] for s in ("", "f")} | {
+    n for op in OPS.values() for n in op.cuda if n}
+
+
+def print_cuda(outputs: Sequence[Expr], args: Sequence[str], name: str = "kernel",
+               dtype: str = "float32") -> str:
+    """CUDA C: `name_body`, a __device__ function of one element (inputs by value, outputs
+    through pointers), and `name`, a __global__ grid-stride loop over n elements calling it.
+    Each input comes with a step: 1 for an array, 0 for a scalar broadcast to all."""
+    if dtype not in C_TYPES:
+        raise EqsatError(f"dtype is 'float32' or 'float64' for CUDA, not {dtype!r}")
+    _check_names(args, name)
+    missing = sorted({s.name for e in outputs for s in e.free_symbols()} - set(args))
+    if missing:
+        raise EqsatError(f"the expression uses {', '.join(missing)}, not among the "
+                         f"arguments {list(args)}")
+    c_type = C_TYPES[dtype]
+    suffix = "f" if dtype == "float32" else ""
+    order: list[Expr] = []
+    for output in outputs:
+        order += [n for n in postorder(output) if n not in order]
+    names: dict[Expr, str] = {}
+    body: list[str] = []
+    helpers: set[str] = set()
+    for node in order:
+        if node.is_symbol:
+            names[node] = node.name
+        elif not node.free_symbols():
+            names[node] = _literal(float(numeric.evaluate(node, {})), dtype)
+        else:
+            names[node] = f"t{len(body)}"
+            text = _expression(node, [names[a] for a in node.args], dtype, suffix)
+            if node.op in _HELPERS:
+                helpers.add(node.op)
+            body.append(f"    const T {names[node]} = {text};  /* {_shown(node)} */")
+    results = [f"    *out{k} = {names[o]};" for k, o in enumerate(outputs)]
+    inputs = ", ".join(f"T {a}" for a in args)
+    pointers = ", ".join(f"T* out{k}" for k in range(len(outputs)))
+    lines = [f"/* Generated by eqsat ({c_type}): {_shown(*outputs)} */",
+             PORTABLE, f"typedef {c_type} T;", ""]
+    lines += [_HELPERS[h].format(S=suffix) for h in sorted(helpers)]
+    lines += ["", f'extern "C" __device__ void {name}_body({inputs}{", " if args else ""}'
+                  f"{pointers}) {{", *body, *results, "}", ""]
+    steps = "".join(f"const T* __restrict__ {a}, long long {a}_step, " for a in args)
+    outs = "".join(f"T* __restrict__ out{k}, " for k in range(len(outputs)))
+    loads = ", ".join([f"{a}[i * {a}_step]" for a in args] +
+                      [f"&out{k}[i]" for k in range(len(outputs))])
+    lines += ["#ifdef __CUDACC__",
+              f'extern "C" __global__ void {name}({steps}{outs}long long n) {{',
+              "    const long long stride = (long long)blockDim.x * gridDim.x;",
+              "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;"
+              " i += stride) {",
+              f"        {name}_body({loads});", "    }", "}", "#endif", ""]
+    return "\n".join(lines)
+
+
+def _shown(*exprs: Expr, width: int = 60) -> str:
+    text = ", ".join(str(e) for e in exprs).replace("*/", "* /")
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _expression(node: Expr, args: list[str], dtype: str, suffix: str) -> str:
+    op = node.op
+    if op in _INFIX:
+        return f"{args[0]} {_INFIX[op]} {args[1]}"
+    if op == "neg":
+        return f"-{args[0]}"
+    if op in COMPARISONS:
+        return f"(T)({args[0]} {_COMPARE[op]} {args[1]})"
+    if op == "where":
+        return f"{args[0]} != 0 ? {args[1]} : {args[2]}"
+    if op == "pow" and node.args[1].is_number and node.args[1].number == 2:
+        return f"{args[0]} * {args[0]}"
+    function = OPS[op].cuda[0 if dtype == "float32" else 1]
+    if not function:
+        raise EqsatError(f"no CUDA function for {op}")
+    return f"{function}({', '.join(args)})"
+
+
+def print_launcher(cuda_source: str, outputs: int, args: Sequence[str], name: str,
+                   dtype: str, description: str) -> str:
+    """A self-contained Python module (cupy and numpy) that compiles the source with
+    cupy.RawKernel and launches it: broadcasting in the launcher, scalars with step 0."""
+    return f'''"""Generated by eqsat: {description} (CUDA, {dtype})."""
+
+import cupy as cp
+import numpy as np
+
+SOURCE = r"""
+{cuda_source}"""
+DTYPE = np.{dtype}
+ARGS = {list(args)!r}
+OUTPUTS = {outputs}
+BLOCK = 256
+_compiled = {{}}
+
+
+def _kernel():
+    if "kernel" not in _compiled:
+        _compiled["kernel"] = cp.RawKernel(SOURCE, {name!r})
+    return _compiled["kernel"]
+
+
+def _operand(value, name):
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and dtype.kind == "f" and dtype != DTYPE:
+        raise TypeError(f"argument {{name}} has dtype {{dtype}}: this kernel was compiled "
+                        f"for {{np.dtype(DTYPE)}}")
+    return cp.asarray(value, dtype=DTYPE)
+
+
+def {name}({", ".join(args)}):
+    """{description}"""
+    values = ({", ".join(args)}{"," if len(args) == 1 else ""})
+    arrays = [_operand(v, n) for v, n in zip(values, ARGS)]
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    size = int(np.prod(shape, dtype=np.int64))
+    params = []
+    for array in arrays:
+        if array.size == 1:  # a scalar: every element reads it (step 0)
+            params += [array.reshape(1), np.int64(0)]
+        elif array.shape == shape:
+            params += [cp.ascontiguousarray(array), np.int64(1)]
+        else:  # a partial broadcast is expanded
+            params += [cp.ascontiguousarray(cp.broadcast_to(array, shape)), np.int64(1)]
+    results = [cp.empty(shape, dtype=DTYPE) for _ in range(OUTPUTS)]
+    if size:
+        processors = cp.cuda.Device().attributes["MultiProcessorCount"]
+        grid = max(1, min((size + BLOCK - 1) // BLOCK, processors * 32))
+        _kernel()((grid,), (BLOCK,), (*params, *results, np.int64(size)))
+    return results[0] if OUTPUTS == 1 else tuple(results)
+'''
