@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import multiprocessing
 import os
@@ -25,6 +26,16 @@ def corpus(kind: str) -> list[dict[str, Any]]:
     path = CORPORA / "sympy_cases.jsonl"
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [r for r in records if r["kind"] == kind]
+
+
+def sympy_options(description: str) -> tuple[float, list[int]]:
+    """The command line of a benchmark against SymPy: (SymPy's time limit, input sizes)."""
+    options = argparse.ArgumentParser(description=description)
+    options.add_argument("--sympy-timeout", type=float, default=60.0)
+    options.add_argument("--quick", action="store_true", help="sizes up to 300 nodes only")
+    args = options.parse_args()
+    sizes = [10, 30, 100, 300] if args.quick else [10, 30, 100, 300, 1000, 2000]
+    return args.sympy_timeout, sizes
 
 
 def sized_sums(block: Callable[[int], str], targets: list[int]) -> list[tuple[str, str]]:

@@ -9,12 +9,11 @@ of each result. SymPy runs in a worker process with its own time limit.
 
 from __future__ import annotations
 
-import argparse
 from functools import partial
 from typing import Any
 
 import sympy
-from common import compare, corpus, sized_sums
+from common import compare, corpus, sized_sums, sympy_options
 
 import eqsat
 
@@ -40,15 +39,11 @@ def cases(sizes: list[int]) -> list[tuple[str, str, list[str]]]:
 
 
 def main() -> None:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--sympy-timeout", type=float, default=60.0)
-    options.add_argument("--quick", action="store_true", help="sizes up to 300 nodes only")
-    args = options.parse_args()
-    sizes = [10, 30, 100, 300] if args.quick else [10, 30, 100, 300, 1000, 2000]
+    timeout, sizes = sympy_options(__doc__.splitlines()[0])
     eqsat.diff("x^2", "x")  # compile the engine before timing
     sympy_diff("x^2", ["x"])
     compare([(name, partial(eqsat.diff_report, text, variables), sympy_diff, (text, variables))
-             for name, text, variables in cases(sizes)], args.sympy_timeout)
+             for name, text, variables in cases(sizes)], timeout)
 
 
 if __name__ == "__main__":

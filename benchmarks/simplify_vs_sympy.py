@@ -9,12 +9,11 @@ so both are measured the same way. SymPy runs in a worker process with its own t
 
 from __future__ import annotations
 
-import argparse
 from functools import partial
 from typing import Any
 
 import sympy
-from common import compare, corpus, sized_sums
+from common import compare, corpus, sized_sums, sympy_options
 
 import eqsat
 
@@ -33,15 +32,11 @@ def texts(sizes: list[int]) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--sympy-timeout", type=float, default=60.0)
-    options.add_argument("--quick", action="store_true", help="sizes up to 300 nodes only")
-    args = options.parse_args()
-    sizes = [10, 30, 100, 300] if args.quick else [10, 30, 100, 300, 1000, 2000]
+    timeout, sizes = sympy_options(__doc__.splitlines()[0])
     eqsat.simplify("x")  # compile the engine before timing
     sympy_simplify("x + 1")
     compare([(name, partial(eqsat.simplify_report, text), sympy_simplify, (text,))
-             for name, text in texts(sizes)], args.sympy_timeout)
+             for name, text in texts(sizes)], timeout)
 
 
 if __name__ == "__main__":

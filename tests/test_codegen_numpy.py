@@ -136,6 +136,7 @@ def test_theano_style_function_runs_the_compiled_kernel() -> None:
     (lambda: eqsat.compile("x", optimize="fast"), "optimize is"),
     (lambda: eqsat.compile("x", name="import os"), "kernel name"),
     (lambda: eqsat.compile([]), "at least one expression"),
+    (lambda: eqsat.compile("x = 1"), "compile takes values; x = 1 is not one"),
 ])
 def test_bad_requests_are_clear_errors(call: object, message: str) -> None:
     with pytest.raises(eqsat.EqsatError, match=message):

@@ -179,6 +179,7 @@ def test_what_the_rules_cannot_solve_is_a_clear_error(equation: str, message: st
     (("x +", "x"), "unexpected end of input"),
     (([], "x"), "at least one equation"),
     (("3 = 3", None), "no symbol"),
+    (("x < 1", "x"), "the comparison x < 1: solve takes equations"),
     ((["x = 1", "x = 2"], ["x", "x"]), "named twice"),
 ])
 def test_bad_input_is_one_clear_error(arguments: tuple[object, object], message: str) -> None:

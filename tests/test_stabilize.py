@@ -43,6 +43,14 @@ def test_one_minus_cos_and_the_report() -> None:
     assert str(result).splitlines()[1].strip().startswith("bits of error (float64, 256 points)")
 
 
+def test_derivatives_are_expanded_before_measuring() -> None:
+    result = eqsat.stabilize_report("diff(exp(x) - x, x)", {"x": (1e-12, 1e-6)})
+    assert str(result.expr) == "expm1(x)" and result.bits_before > 20
+
+    with pytest.raises(eqsat.EqsatError, match="at least 1"):
+        eqsat.error_bits("x", points=0)
+
+
 def test_an_accurate_input_is_kept() -> None:
     for text in ("x*y + 1", "sin(x)"):
         result = eqsat.stabilize_report(text)

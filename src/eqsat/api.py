@@ -14,6 +14,7 @@ from .errors import EqsatError
 from .expr import Expr, make, postorder, rebuild, symbol
 from .extract import CostModel, display_order, extract_dag
 from .numeric import evaluate as _evaluate
+from .ops import COMPARISONS
 from .parse import parse
 from .rules import load_rules
 from .rules.check import Verdict, check_rule
@@ -237,6 +238,9 @@ def solve(equations: ExprInput | Sequence[ExprInput],
         raise EqsatError("solve needs at least one equation")
     parsed = [to_expr(e, assume) for e in given]
     for number_, equation in enumerate(parsed, 1):
+        if equation.op in COMPARISONS - {"eq"}:
+            raise EqsatError(f"equation {number_} is the comparison {equation}: solve takes "
+                             "equations (lhs = rhs, lhs == rhs, or e meaning e = 0)")
         inner = equation.args if equation.op in ("equation", "eq") else (equation,)
         if any(node.op == "equation" for side in inner for node in postorder(side)):
             raise EqsatError(f"equation {number_} holds an equation inside: {equation}")

@@ -11,8 +11,9 @@ from .api import ExprInput, Variable, engine, expand_derivatives, to_expr
 from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
 from .egraph import Limits
 from .errors import EqsatError
-from .expr import Expr
+from .expr import Expr, postorder
 from .extract import CostModel, display_order, extract_dag
+from .ops import OPS
 from .stabilize import stabilize
 
 TARGETS = ("numpy", "cupy")
@@ -45,6 +46,11 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if not given:
         raise EqsatError("compile needs at least one expression")
     parsed = [expand_derivatives(to_expr(e), rules)[0] for e in given]
+    for expr in parsed:
+        statement = next((n for n in postorder(expr) if n.op in OPS and
+                          OPS[n.op].reference is None), None)
+        if statement is not None:
+            raise EqsatError(f"compile takes values; {statement} is not one ({statement.op})")
     names = sorted({s.name for e in parsed for s in e.free_symbols()}) if args is None else \
         [a.name if isinstance(a, Expr) else a for a in args]
     if len(set(names)) != len(names):

@@ -26,7 +26,7 @@ class Stabilized:
     same sampled points, and the rules that fired."""
 
     expr: Expr
-    original: Expr
+    original: Expr  # the input, its diff(...) expanded
     bits_before: float
     bits_after: float
     report: RunReport
@@ -66,16 +66,17 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     A domain's signs become assumptions (0 < x < 1: x is positive), as Herbie assumes its
     precondition: the result equals the input there, and may differ outside it."""
     limits = limits or Limits()
-    names = sorted(s.name for s in to_expr(expr).free_symbols())
-    start = to_expr(expr, _with_domain(assume, domain_bounds(domain, names)))
-    expanded, total = expand_derivatives(start, rules)
-    points_ = sample(expanded, domain, points, dtype, seed)
+    given = to_expr(expr)
+    names = sorted(s.name for s in given.free_symbols())
+    start = to_expr(given, _with_domain(assume, domain_bounds(domain, names)))
+    start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
+    points_ = sample(start, domain, points, dtype, seed)
     model = CostModel()
     before = mean_bits(start, points_)
     best = Candidate(start, before, model.tree_cost(start))
     tried = 1
     deadline = time.perf_counter() + limits.seconds
-    current = expanded
+    current = start
     for _ in range(ROUNDS):
         left = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
         found, measured, report = _round(current, rules, left, points_, model)
@@ -105,8 +106,9 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
     found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
                                     seconds=limits.seconds)
     shown = display_order(found.expr)
-    if mean_bits(shown, points) <= found.bits:
-        found = Candidate(shown, mean_bits(shown, points), model.tree_cost(shown))
+    shown_bits = mean_bits(shown, points)
+    if shown_bits <= found.bits:
+        found = Candidate(shown, shown_bits, model.tree_cost(shown))
     return found, len(measured), report
 
 

@@ -74,18 +74,15 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     order: list[Expr] = []
     for output in outputs:
         order += [n for n in postorder(output) if n not in order]
-    uses: dict[Expr, int] = {}
-    last: dict[Expr, int] = {}
+    last: dict[Expr, int] = {}  # where each value is used for the last time
     for index, node in enumerate(order):
         for child in node.args:
-            uses[child] = uses.get(child, 0) + 1
             last[child] = index
     inputs: dict[Expr, frozenset[str]] = {n: frozenset(s.name for s in n.free_symbols())
                                           for n in order}
     kinds = {n: "bool" if n.op in COMPARISONS else "float" for n in order}
-    helpers = sorted({OPS[n.op].numpy for n in order if n.op in OPS and OPS[n.op].kind not in
-                      ("constant",) and n.op != "where" and not OPS[n.op].numpy.startswith("np.")
-                      and OPS[n.op].numpy})
+    helpers = sorted({OPS[n.op].numpy for n in order
+                      if n.args and n.free_symbols() and not OPS[n.op].numpy.startswith("np.")})
     lines = [f"def {name}({', '.join(args)}):",
              f'    """{_shown(*outputs, width=200)}"""']
     cast = "" if dtype is None else f", np.{dtype}"
@@ -105,7 +102,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
         if node.is_symbol:
             names[node] = node.name
             continue
-        if not inputs[node] and not node.free_symbols():
+        if not inputs[node]:
             names[node] = _constant(node)
             continue
         arguments = [names[a] for a in node.args]
@@ -116,7 +113,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
         target, reused = buffers.take((inputs[node], kinds[node]))
         names[node] = target
         call = _call(node, arguments)
-        if node.op in _UFUNC_OUT and (reused or len(inputs[node]) > 0):
+        if node.op in _UFUNC_OUT:
             if not reused:
                 shape = _shape_of(inputs[node], shapes)
                 dtype = "bool" if kinds[node] == "bool" else _dtype_of(inputs[node])
@@ -136,15 +133,13 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
         "",
         "import numpy as np",
         "",
-        "",
-        _AS_FLOAT,
-        "",
     ]
+    if "erf" in helpers or "erfc" in helpers:  # numeric's erf and erfc call these
+        source += ["_erf = np.frompyfunc(math.erf, 1, 1)",
+                   "_erfc = np.frompyfunc(math.erfc, 1, 1)", ""]
+    source += ["", _AS_FLOAT, ""]
     for helper in helpers:
         source += [inspect.getsource(getattr(numeric, helper)).rstrip(), "", ""]
-    if "erf" in helpers or "erfc" in helpers:
-        source.insert(source.index(_AS_FLOAT), "_erf = np.frompyfunc(math.erf, 1, 1)\n"
-                      "_erfc = np.frompyfunc(math.erfc, 1, 1)\n\n")
     return "\n".join(source + lines) + "\n"
 
 

@@ -239,6 +239,8 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
     pattern; with the correctly rounded true value at each."""
     if dtype not in DTYPES:
         raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
+    if points < 1:
+        raise EqsatError(f"the number of sampled points must be at least 1, not {points}")
     names = sorted(set(variables or ()) | {s.name for s in expr.free_symbols()})
     holds = _precondition(domain) if isinstance(domain, str) else None
     ranges = domain_bounds(domain, names)
