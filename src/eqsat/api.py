@@ -10,19 +10,22 @@ from pathlib import Path
 from typing import Any
 
 from .egraph import Engine, Limits, RunReport
-from .errors import EqsatError
-from .expr import Expr, make, postorder, rebuild, symbol
-from .extract import CostModel, display_order, extract_dag
+from .errors import EqsatError, ShapeError
+from .expr import Expr, make, number, postorder, rebuild, symbol
+from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
+from .extract.tree import class_shapes
 from .numeric import evaluate as _evaluate
 from .ops import COMPARISONS
 from .parse import parse
 from .rules import load_rules
 from .rules.check import Verdict, check_rule
+from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
 from .solving import Solution
 from .solving import solve as _solve
 
 ExprInput = Expr | str
 DIFF_RULESET = "diff"
+GRAD_RULESET = "grad"
 
 
 @dataclass(frozen=True)
@@ -55,20 +58,34 @@ def engine(rules: Iterable[str | Path] = ()) -> Engine:
     return _engine(tuple((str(Path(r)), _modified(Path(r))) for r in rules))
 
 
-def _assumed(assume: Mapping[str, str | Iterable[str]] | None) -> list[Expr]:
-    found = []
+Shapes = Mapping[str, Sequence["int | str"]]
+
+
+def _declared(assume: Mapping[str, str | Iterable[str]] | None,
+              shapes: Shapes | None) -> list[Expr]:
+    """The symbols given assumptions or shapes (a shape makes a tensor)."""
+    flags: dict[str, list[str]] = {}
     for name, held in (assume or {}).items():
-        flags = [held] if isinstance(held, str) else list(held)
-        found.append(symbol(name, **dict.fromkeys(flags, True)))
-    return found
+        flags[name] = [held] if isinstance(held, str) else list(held)
+    for name in shapes or {}:
+        flags.setdefault(name, [])
+    return [tensor(name, (shapes or {}).get(name, ()), **dict.fromkeys(held, True))
+            for name, held in flags.items()]
 
 
-def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
-    """Text or an Expr; `assume` gives symbols assumptions, e.g. {"x": "positive"}."""
-    known = _assumed(assume)
+def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None = None,
+            shapes: Shapes | None = None) -> Expr:
+    """Text or an Expr; `assume` gives symbols assumptions, e.g. {"x": "positive"};
+    `shapes` makes symbols tensors, e.g. {"A": ("n", "m")}. A tensor expression's shapes
+    are checked (ShapeError)."""
+    known = _declared(assume, shapes)
     if isinstance(value, Expr):
-        return value.subs({Expr("sym", (), s.name): s for s in known}) if known else value
-    return parse(value, known)
+        found = value.subs({Expr("sym", (), s.name): s for s in known}) if known else value
+    else:
+        found = parse(value, known)
+    if is_tensor(found):
+        shape_of(found)
+    return found
 
 
 def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
@@ -90,13 +107,15 @@ def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Ex
 def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                     rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
                     assume: Mapping[str, str | Iterable[str]] | None = None,
+                    shapes: Shapes | None = None, sizes: Mapping[str, int] | None = None,
                     cost: str = "tree", rounds: int = 4) -> Simplified:
     """Saturate, extract the cheapest equal term, and report how it went.
 
     Runs in rounds: each saturates a fresh e-graph from the best term so far, under the
     limits (the time limit covers all rounds), and the next round starts from what it
     extracted. It stops when a round saturates (its result is optimal for the rules) or
-    stops improving.
+    stops improving. A tensor expression's costs count elements and multiply-adds (sizes:
+    representative sizes of named dimensions), so a matrix chain gets its cheap order.
     """
     if cost not in ("tree", "dag"):
         raise EqsatError(f"unknown cost {cost!r}: use 'tree' or 'dag'")
@@ -104,8 +123,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         raise EqsatError("the [diff] rules run to completion of their own: use eqsat.diff, "
                          "or write diff(e, x) in the expression")
     limits = limits or Limits()
-    start = to_expr(expr, assume)
-    model = CostModel()
+    start = to_expr(expr, assume, shapes)
+    model = TensorCost(sizes or {}) if is_tensor(start) else CostModel()
     measure = model.tree_cost if cost == "tree" else model.dag_cost
     expanded, total = expand_derivatives(start, rules)
     best = expanded
@@ -130,10 +149,15 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
     with engine(rules).session() as session:
         handle = session.add(expr)
         report = session.run(rulesets, limits)
-        if cost == "tree":
+        if cost == "tree" and not session.tensor:
             return session.extract(handle)[0], report
         snapshot = session.snapshot([handle])
-        return extract_dag(snapshot, [handle], model, session.symbol)[0], report
+    if isinstance(model, TensorCost):  # costs from the shapes of the classes
+        model.class_shapes.update(class_shapes(snapshot, session.symbol))
+    if cost == "tree":
+        extractor = TreeExtractor(snapshot, model, session.symbol)
+        return extractor.term(snapshot.roots[handle]), report
+    return extract_dag(snapshot, [handle], model, session.symbol)[0], report
 
 
 def simplify(expr: ExprInput, **options: Any) -> Expr:
@@ -218,10 +242,46 @@ def diff(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, **opti
     return diff_report(expr, wrt, n, **options).expr
 
 
-def grad(expr: ExprInput, wrt: Sequence[Variable], **options: Any) -> list[Expr]:
-    """The partial derivatives in each of the symbols."""
-    start = to_expr(expr, options.pop("assume", None))
-    return [diff(start, variable, **options) for variable in wrt]
+def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
+         rules: Iterable[str | Path] = (), limits: Limits | None = None,
+         assume: Mapping[str, str | Iterable[str]] | None = None,
+         shapes: Shapes | None = None, stable: bool = True) -> Expr | list[Expr]:
+    """The gradient of a scalar-valued expression in a symbol (shaped like it), or a list of
+    them for a list of symbols: grad(sum(A @ B), A) is ones @ B.T. Reverse mode: the [grad]
+    rules push vjp(f, 1, x) inward. With stable (the default) the [stability] rules apply to
+    f and to the gradient (the gradient of logsumexp is a softmax)."""
+    f = to_expr(expr, assume, shapes)
+    if shape_of(f):
+        raise ShapeError(f"grad takes a scalar-valued expression; {f} has shape "
+                         f"{show(shape_of(f))}")
+    rulesets = ("simplify", "stability") if stable else ("simplify",)
+    limits = limits or Limits()
+    f = simplify_report(f, rules=rules, limits=limits, rulesets=rulesets, rounds=1).expr
+    variables = [wrt] if isinstance(wrt, (str, Expr)) else list(wrt)
+    found = []
+    for wanted in variables:
+        variable = _variable(f, wanted)
+        gradient = _reverse_mode(f, variable, rules)
+        gradient = simplify_report(gradient, rules=rules, limits=limits,
+                                   rulesets=rulesets).expr
+        if shape_of(gradient) != variable.shape:  # a constant gradient: fill the shape
+            gradient = make("expand", gradient, variable, number(ALL_AXES))
+        found.append(gradient)
+    return found[0] if isinstance(wrt, (str, Expr)) else found
+
+
+def _reverse_mode(f: Expr, variable: Expr, rules: Iterable[str | Path]) -> Expr:
+    """vjp(f, 1, x) with the [grad] rules saturated (they always terminate), extracted."""
+    with engine(rules).session() as session:
+        session.add(variable)  # first, so that it has a bit of its own for `free of` guards
+        handle = session.add(make("vjp", f, number(1), variable))
+        session.saturate([GRAD_RULESET])
+        result, _ = session.extract(handle)
+    left = [node for node in postorder(result) if node.op == "vjp"]
+    if left:
+        inner = left[0].args[0]
+        raise EqsatError(f"no gradient rule applies to {inner}")
+    return result
 
 
 def solve(equations: ExprInput | Sequence[ExprInput],

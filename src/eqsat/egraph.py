@@ -12,20 +12,23 @@ from typing import Any
 
 from egglog import bindings
 
-from . import analysis
+from . import analysis, shape_analysis
 from . import egglog_terms as t
 from .errors import EqsatError
 from .expr import Expr, make, number, postorder
 from .ops import ROWS
 from .rules import RuleFile, library_paths, load_rules
-from .rules.compile import needs_free_vars, rewrite_command
+from .rules.compile import dropped, needs_free_vars, rewrite_command
 from .rules.loader import check_unique
+from .shape import is_tensor, shape_of
+from .shape_analysis import ShapeTable, shape_fact
 
 SYMBOL_COST = 10
 MAX_VARIABLE_BITS = 62
 NUMBER_COST = 5
 _BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}
 _CONSTRUCTORS = frozenset({"Num", "Sym", *_BY_CONSTRUCTOR})
+SCALAR_ONLY, TENSOR_SAFE = "__scalar", "__tensor"  # the twins of rules that drop a variable
 _ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Neg",
                      "nonzero": "NonZero", "integer": "IsInt"}
 
@@ -124,9 +127,18 @@ class Engine:
                      for spec in ROWS]
         commands: list[object] = [bindings.Datatype(t.SPAN, t.SORT, variants)]
         commands += analysis.declarations(free_vars)
-        commands += [bindings.AddRuleset(t.SPAN, name) for name in self._rule_names]
-        commands += analysis.rules(free_vars)
-        commands += [rewrite_command(rule) for rule in loaded.rules]
+        commands += shape_analysis.declarations()
+        commands += [bindings.AddRuleset(t.SPAN, name + part) for name in self._rule_names
+                     for part in ("", SCALAR_ONLY, TENSOR_SAFE)]
+        commands += analysis.rules(free_vars) + shape_analysis.rules()
+        for rule in loaded.rules:  # a rule that drops a variable gets a tensor-safe twin
+            scalar = dropped(rule)
+            if not scalar:
+                commands.append(rewrite_command(rule, rule.ruleset))
+                continue
+            commands.append(rewrite_command(rule, rule.ruleset + SCALAR_ONLY))
+            commands.append(rewrite_command(rule, rule.ruleset + TENSOR_SAFE, scalar,
+                                            TENSOR_SAFE))
         _run(self._egraph, *commands)
 
     @property
@@ -137,13 +149,14 @@ class Engine:
         """The names of the rules in these rulesets."""
         return set().union(*(self._rule_names.get(n, set()) for n in rulesets))
 
-    def _ruleset(self, names: Sequence[str]) -> str:
+    def _ruleset(self, names: Sequence[str], tensor: bool = False) -> str:
+        """One egglog ruleset running these: each with its twins for scalar queries, or
+        the tensor-safe ones (see rules.compile.dropped)."""
         unknown = [n for n in names if n not in self._rule_names]
         if unknown:
             raise EqsatError(f"unknown ruleset(s) {unknown}; loaded: {self.rulesets}")
-        key = tuple(sorted(set(names)))
-        if len(key) == 1:
-            return key[0]
+        part = TENSOR_SAFE if tensor else SCALAR_ONLY
+        key = tuple(sorted({n + suffix for n in names for suffix in ("", part)}))
         if key not in self._combined:
             name = "combined_" + "_".join(key)
             _run(self._egraph, bindings.UnstableCombinedRuleset(t.SPAN, name, list(key)))
@@ -175,13 +188,18 @@ class Session:
         self.egraph = engine._egraph
         self.closed = False
         self._names: dict[Expr, str] = {}
-        self._assumed: dict[str, frozenset[str]] = {}
+        self._symbols: dict[str, Expr] = {}
         self._bits: dict[str, int] = {}
+        self.tensor = False  # whether shapes matter: then the shape analysis runs
+        self._shapes = ShapeTable()
 
     def add(self, expr: Expr) -> str:
-        """Put a term in the e-graph; returns its handle (a global name)."""
+        """Put a term in the e-graph; returns its handle (a global name). A tensor
+        expression's shapes are checked first (ShapeError)."""
         self._check_open()
         commands: list[object] = []
+        if is_tensor(expr):
+            commands += self._track_shapes(expr)
         for node in postorder(expr):
             if node in self._names:
                 continue
@@ -198,14 +216,28 @@ class Session:
             if node.is_symbol:  # facts about a symbol follow its definition
                 commands += self._facts(node, name)
                 commands += self._variable_bit(node.name)
+                if self.tensor:
+                    commands.append(shape_fact(name, self._shapes.id_of(node.shape)))
         _run(self.egraph, *commands)
         return self._names[expr]
 
+    def _track_shapes(self, expr: Expr) -> list[object]:
+        """Start the shape analysis (for symbols added before, too) and extend its table."""
+        commands = self._shapes.add(shape_of(node) for node in postorder(expr))
+        if not self.tensor:
+            self.tensor = True
+            commands += [shape_fact(name, self._shapes.id_of(node.shape))
+                         for node, name in self._names.items() if node.is_symbol]
+        return commands
+
     def _assume(self, node: Expr) -> None:
-        held = self._assumed.setdefault(node.name, node.assumptions)
-        if held != node.assumptions:
+        held = self._symbols.setdefault(node.name, node)
+        if held.assumptions != node.assumptions:
             raise EqsatError(f"symbol {node.name!r} appears with different assumptions: "
-                             f"{sorted(held)} and {sorted(node.assumptions)}")
+                             f"{sorted(held.assumptions)} and {sorted(node.assumptions)}")
+        if held.shape != node.shape:
+            raise EqsatError(f"symbol {node.name!r} appears with different shapes: "
+                             f"{held.shape} and {node.shape}")
 
     def _variable_bit(self, name: str) -> list[object]:
         """The symbol's bit for `free of` guards; past 62 symbols they share one bit, which
@@ -229,7 +261,7 @@ class Session:
         limit; a chunk that grows nothing doubles the limit for the next.
         """
         self._check_open()
-        ruleset = self.engine._ruleset(rulesets)
+        ruleset = self.engine._ruleset(rulesets, self.tensor)
         expected = self.engine.rule_names(rulesets)
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
@@ -256,6 +288,7 @@ class Session:
                                                             schedule))[0].report
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
+                name = name.removesuffix(TENSOR_SAFE)
                 if name in expected:
                     report.rule_matches[name] = report.rule_matches.get(name, 0) + count
             report.nodes, contradiction = self._sizes()
@@ -286,6 +319,8 @@ class Session:
         names = [analysis.SIGN_RULESET]
         if self.engine._asks_free_vars.intersection(rulesets):
             names.append(analysis.FREE_VARS_RULESET)
+        if self.tensor:
+            names.append(shape_analysis.SHAPE_RULESET)
         steps += [t.call("saturate", t.call("run", t.var(n))) for n in names]
         return t.call("seq", *steps)
 
@@ -297,14 +332,17 @@ class Session:
         descend into subterms (as diff's do) would follow such cycles without end.
         """
         self._check_open()
-        ruleset = self.engine._ruleset(rulesets)
+        ruleset = self.engine._ruleset(rulesets, self.tensor)
         analyse = self._analyses(rulesets, folding=False)
         step = t.call("saturate", t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse))
         start = time.perf_counter()
         output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [step]))[0]
         expected = self.engine.rule_names(rulesets)
-        matches = {name: count for name, count in output.report.num_matches_per_rule.items()
-                   if name in expected}
+        matches: dict[str, int] = {}
+        for name, count in output.report.num_matches_per_rule.items():
+            name = name.removesuffix(TENSOR_SAFE)
+            if name in expected:
+                matches[name] = matches.get(name, 0) + count
         nodes = self.node_count()
         return RunReport("saturated", len(output.report.iterations), nodes,
                          time.perf_counter() - start, matches, [nodes])
@@ -364,7 +402,7 @@ class Session:
 
     def symbol(self, name: str) -> Expr:
         """The symbol of that name added in this session (with its assumptions)."""
-        return Expr("sym", (), name, self._assumed.get(name, frozenset()))
+        return self._symbols.get(name) or Expr("sym", (), name)
 
     def _check_open(self) -> None:
         if self.closed:

@@ -23,7 +23,7 @@ ExprLike = Union["Expr", int, float, Fraction]
 class Expr:
     """A term. Structurally equal terms are the same object, so `==` is identity."""
 
-    __slots__ = ("__weakref__", "_hash", "args", "assumptions", "op", "value")
+    __slots__ = ("__weakref__", "_hash", "args", "assumptions", "op", "shape", "value")
     _table: ClassVar[weakref.WeakValueDictionary[tuple[object, ...], Expr]] = (
         weakref.WeakValueDictionary())
 
@@ -31,11 +31,13 @@ class Expr:
     args: tuple[Expr, ...]
     value: str | Fraction | None  # the name of a symbol, the value of a number
     assumptions: frozenset[str]
+    shape: tuple[int | str, ...]  # a symbol's declared shape; () for a scalar (see shape.py)
     _hash: int
 
     def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
-                assumptions: frozenset[str] = frozenset()) -> Expr:
-        key = (op, args, value, assumptions)
+                assumptions: frozenset[str] = frozenset(),
+                shape: tuple[int | str, ...] = ()) -> Expr:
+        key = (op, args, value, assumptions, shape)
         found = cls._table.get(key)
         if found is not None:
             return found
@@ -44,6 +46,7 @@ class Expr:
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "assumptions", assumptions)
+        object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "_hash", hash(key))
         cls._table[key] = self
         return self
@@ -52,7 +55,7 @@ class Expr:
         raise AttributeError("Expr is immutable")
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (Expr, (self.op, self.args, self.value, self.assumptions))
+        return (Expr, (self.op, self.args, self.value, self.assumptions, self.shape))
 
     def __hash__(self) -> int:
         return self._hash
@@ -114,6 +117,17 @@ class Expr:
 
     def __rpow__(self, other: ExprLike) -> Expr:
         return make("pow", as_expr(other), self)
+
+    def __matmul__(self, other: ExprLike) -> Expr:
+        return make("matmul", self, as_expr(other))
+
+    def __rmatmul__(self, other: ExprLike) -> Expr:
+        return make("matmul", as_expr(other), self)
+
+    @property
+    def T(self) -> Expr:
+        """The transpose of a vector or matrix."""
+        return make("transpose", self)
 
     def __neg__(self) -> Expr:
         return make("neg", self)
@@ -243,6 +257,8 @@ def make(op: str, *args: Expr) -> Expr:
         raise EqsatError(f"{op} takes {spec.arity} argument(s), got {len(args)}")
     if op in ("diff", "solve") and not args[1].is_symbol:
         raise EqsatError(f"{op} needs a symbol as its second argument, not {args[1]}")
+    if op == "vjp" and not args[2].is_symbol:
+        raise EqsatError(f"vjp needs a symbol as its third argument, not {args[2]}")
     if op == "solve" and args[0].op != "equation":
         raise EqsatError(f"solve needs an equation as its first argument, not {args[0]}")
     if op == "neg" and args[0].is_number:
@@ -252,8 +268,9 @@ def make(op: str, *args: Expr) -> Expr:
     return Expr(op, tuple(args))
 
 
-def symbol(name: str, **assumptions: bool) -> Expr:
-    """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer."""
+def symbol(name: str, shape: tuple[int | str, ...] = (), **assumptions: bool) -> Expr:
+    """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer (of every
+    element, for a tensor). shape: already checked (see shape.tensor)."""
     if not _IDENTIFIER.match(name) or keyword.iskeyword(name):
         raise EqsatError(f"symbol name {name!r} is not an identifier")
     if lookup(name) is not None:
@@ -264,7 +281,7 @@ def symbol(name: str, **assumptions: bool) -> Expr:
     held = frozenset(k for k, v in assumptions.items() if v)
     if {"positive", "negative"} <= held or {"nonnegative", "negative"} <= held:
         raise EqsatError(f"contradictory assumptions for {name}: {sorted(held)}")
-    return Expr("sym", (), name, held)
+    return Expr("sym", (), name, held, shape)
 
 
 def symbols(names: str | Iterable[str], **assumptions: bool) -> tuple[Expr, ...]:

@@ -12,6 +12,7 @@ import numpy as np
 from .errors import EvaluationError
 from .expr import Expr, postorder
 from .ops import OPS
+from .shape import ALL_AXES, AXISWISE, REDUCTIONS, TENSOR_OPS
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 _erfc = np.frompyfunc(math.erfc, 1, 1)
@@ -42,6 +43,49 @@ def log1mexp(x: Any) -> Any:
     return np.where(x > -math.log(2), np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
 
 
+def logsumexp(x: Any, axis: int | None = None) -> Any:
+    """log(sum(exp(x))) over an axis (None: all), shifted by the largest element so that
+    exp neither overflows nor underflows."""
+    x = np.asarray(x)
+    top = np.max(x, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0)
+    total = np.log(np.sum(np.exp(x - top), axis=axis, keepdims=True)) + top
+    return total.reshape(()) if axis is None else np.squeeze(total, axis=axis)
+
+
+def softmax(x: Any, axis: int | None = None) -> Any:
+    """exp(x) / sum(exp(x)) over an axis (None: all), shifted by the largest element."""
+    x = np.asarray(x)
+    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+
+
+def log_softmax(x: Any, axis: int | None = None) -> Any:
+    """log(softmax(x)) over an axis (None: all), without forming the softmax."""
+    x = np.asarray(x)
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def expand(c: Any, shape: tuple[int, ...], axis: int | None = None) -> Any:
+    """c, a reduction over an axis (None: all) of a tensor of this shape, repeated back
+    to the shape."""
+    c = np.asarray(c)
+    return np.broadcast_to(c if axis is None else np.expand_dims(c, axis), shape)
+
+
+def sum_to(c: Any, shape: tuple[int, ...]) -> Any:
+    """c summed down to a shape it was broadcast from (NumPy's rules run backwards)."""
+    c = np.asarray(c)
+    extra = c.ndim - len(shape)
+    if extra > 0:
+        c = np.sum(c, axis=tuple(range(extra)))
+    stretched = tuple(k for k, size in enumerate(shape) if size == 1 and c.shape[k] != 1)
+    if stretched:
+        c = np.sum(c, axis=stretched, keepdims=True)
+    return np.broadcast_to(c, shape)
+
+
 def numpy_function(name: str) -> Callable[..., Any]:
     """The callable behind an op's `numpy` entry: a NumPy ufunc or a helper here."""
     spec = OPS[name]
@@ -67,11 +111,25 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
                 done[node] = float(node.number)
             elif OPS[node.op].kind == "constant":
                 done[node] = float(getattr(np, OPS[node.op].numpy[3:]))
-            elif OPS[node.op].reference is None:
+            elif not OPS[node.op].is_value:
                 raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
+            elif node.op in TENSOR_OPS:
+                done[node] = _tensor_value(node.op, [done[a] for a in node.args])
             else:
                 done[node] = numpy_function(node.op)(*(done[a] for a in node.args))
     return done[expr]
+
+
+def _tensor_value(op: str, args: list[Any]) -> Any:
+    """A tensor op on NumPy arrays; an axis argument of -1 means every axis."""
+    if op in ("expand", "sum_to", *REDUCTIONS, *AXISWISE):
+        axis = None if op == "sum_to" or int(args[-1]) == ALL_AXES else int(args[-1])
+        if op == "expand":
+            return expand(args[0], np.shape(args[1]), axis)
+        if op == "sum_to":
+            return sum_to(args[0], np.shape(args[1]))
+        return numpy_function(op)(args[0], axis=axis)
+    return numpy_function(op)(*args)
 
 
 def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | None:

@@ -16,14 +16,19 @@ class Op:
 
     name: str
     arity: int
-    kind: str  # "infix" | "prefix" | "function" | "constant" | "relation" | "operator"
-    reference: Reference | None  # mpmath ground truth; None for equations and diff
+    kind: str  # "infix" | "prefix" | "function" | "constant" | "relation" | "operator" | "tensor"
+    reference: Reference | None  # mpmath ground truth of a scalar op; None for the others
     numpy: str  # "np.<ufunc>" or the name of a helper in eqsat.numeric
     cuda: tuple[str, str]  # (float, double) C names; "" for ops printed inline
     cost: int = 20  # extraction cost; a symbol costs 10 and a number 5
     domain: str = "all reals"
     symbol: str = ""  # infix / prefix spelling
     precedence: int = 100  # binding strength when printed infix
+
+    @property
+    def is_value(self) -> bool:
+        """Whether it computes a value (equations, diff, solve and vjp are statements)."""
+        return self.kind not in ("relation", "operator")
 
     @property
     def egg(self) -> str:
@@ -119,6 +124,29 @@ ROWS: list[Op] = [
     # [solve] rules rewrite the equation until the symbol stands alone on one side
     Op("solve", 2, "operator", None, "", ("", ""), 100_000,
        "an equation and the symbol to solve it for"),
+    # tensors (see shape.py): the last argument of a reduction is its axis, a number, -1
+    # meaning every axis; matmul, dot and transpose take vectors and matrices
+    Op("matmul", 2, "infix", None, "np.matmul", ("", ""), 30, "inner dimensions equal",
+       symbol="@", precedence=_P_MUL),
+    Op("transpose", 1, "tensor", None, "np.transpose", ("", ""), 12, "a vector or matrix"),
+    Op("dot", 2, "tensor", None, "np.dot", ("", ""), 30, "inner dimensions equal"),
+    Op("outer", 2, "tensor", None, "np.outer", ("", ""), 20, "two vectors"),
+    Op("sum", 2, "tensor", None, "np.sum", ("", ""), 20, "all reals"),
+    Op("mean", 2, "tensor", None, "np.mean", ("", ""), 21, "all reals"),
+    Op("prod", 2, "tensor", None, "np.prod", ("", ""), 20, "all reals"),
+    Op("amax", 2, "tensor", None, "np.max", ("", ""), 20, "all reals"),
+    Op("amin", 2, "tensor", None, "np.min", ("", ""), 20, "all reals"),
+    Op("logsumexp", 2, "tensor", None, "logsumexp", ("", ""), 40, "all reals"),
+    Op("softmax", 2, "tensor", None, "softmax", ("", ""), 40, "all reals"),
+    Op("log_softmax", 2, "tensor", None, "log_softmax", ("", ""), 40, "all reals"),
+    # gradients: vjp(e, c, x) is the vector-Jacobian product of e in x with cotangent c
+    # (rules push it inward, like diff); expand(c, a, axis) repeats c, a reduction of a
+    # tensor of a's shape over axis, back to a's shape; sum_to(c, a) sums c down to a's
+    # shape (undoing a broadcast). The second argument of both only lends its shape.
+    Op("vjp", 3, "operator", None, "", ("", ""), 100_000,
+       "a scalar-valued expression's gradient"),
+    Op("expand", 3, "tensor", None, "expand", ("", ""), 12, "all reals"),
+    Op("sum_to", 2, "tensor", None, "sum_to", ("", ""), 12, "all reals"),
     # irrational constants stay symbolic
     Op("pi", 0, "constant", lambda: +mpmath.pi, "np.pi", ("", ""), 10),
     Op("E", 0, "constant", lambda: mpmath.e + 0, "np.e", ("", ""), 10),
@@ -136,6 +164,9 @@ ALIASES: dict[str, str] = {
     "maximum": "max",
     "ln": "log",
 }
+
+# max and min with one argument (and an optional axis) reduce; with two they compare
+REDUCING = {"max": "amax", "min": "amin"}
 
 INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in ("infix", "relation")}
 FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == "function"}

@@ -20,7 +20,8 @@ from lark.exceptions import (
 
 from .errors import EqsatError, ParseError
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
-from .ops import INFIX, lookup
+from .ops import INFIX, OPS, REDUCING, lookup
+from .shape import AXIS_OPS, with_axis
 
 MAX_INPUT_CHARS = 100_000
 MAX_NESTING = 200
@@ -28,7 +29,8 @@ _NUMBER_PARTS = re.compile(r"(?P<mantissa>[\d.]+)(?:[eE](?P<exponent>[-+]?\d+))?
 _TOKEN_NAMES = {
     "NAME": "a name", "NUMBER": "a number", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
     "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "POW": "'^'",
-    "EQUAL": "'='", "COMPARE": "a comparison", "$END": "end of input",
+    "EQUAL": "'='", "COMPARE": "a comparison", "$END": "end of input", "AT": "'@'",
+    "TRANSPOSE": "'.T'", "AXIS": "'axis='",
 }
 
 
@@ -57,6 +59,19 @@ def exact_number(text: str, line: int = 1, column: int = 1) -> Fraction:
     if abs(exponent) > MAX_NUMBER_DIGITS or len(match["mantissa"]) > MAX_NUMBER_DIGITS:
         raise _Located(f"number {text!r} is too large to hold exactly", line, column)
     return Fraction(match["mantissa"]) * Fraction(10) ** exponent
+
+
+class _Axis:
+    """An `axis=k` argument, with where it was written."""
+
+    def __init__(self, value: Expr, line: int, column: int) -> None:
+        self.value, self.line, self.column = value, line, column
+
+    def integer(self) -> int:
+        value = self.value
+        if not value.is_number or value.number.denominator != 1:
+            raise _Located(f"an axis is an integer, not {value}", self.line, self.column)
+        return int(value.number)
 
 
 @v_args(meta=True)
@@ -94,17 +109,39 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
     def call(self, meta: object, children: list[object]) -> Expr:
         token, arguments = children
         assert isinstance(token, Token)
-        args: list[Any] = list(arguments.children) if isinstance(arguments, Tree) else []
+        where = token.line or 1, token.column or 1
+        given: list[Any] = list(arguments.children) if isinstance(arguments, Tree) else []
+        args = [a for a in given if isinstance(a, Expr)]
+        axes = [a for a in given if isinstance(a, _Axis)]
         spec = lookup(str(token))
         if spec is None or spec.kind == "constant":
-            raise _Located(f"unknown function {str(token)!r}", token.line or 1, token.column or 1)
+            raise _Located(f"unknown function {str(token)!r}", *where)
+        name = REDUCING.get(str(token), spec.name) if len(args) == 1 else spec.name
+        if name in AXIS_OPS:
+            if len(args) != OPS[name].arity - 1 or len(axes) > 1:
+                raise _Located(f"{token}() takes {OPS[name].arity - 1} argument(s) and an "
+                               "optional axis=k", *where)
+            if axes and axes[0].value.is_symbol:  # a pattern variable, in a rule
+                return make(name, *args, axes[0].value)
+            return with_axis(name, args, axes[0].integer() if axes else None)
+        if axes:
+            raise _Located(f"{token}() takes no axis", axes[0].line, axes[0].column)
         if len(args) != spec.arity:
-            raise _Located(f"{token}() takes {spec.arity} argument(s), got {len(args)}",
-                           token.line or 1, token.column or 1)
+            raise _Located(f"{token}() takes {spec.arity} argument(s), got {len(args)}", *where)
         return make(spec.name, *args)
 
     def arguments(self, meta: object, children: list[Any]) -> Tree[Any]:
         return Tree("arguments", children)
+
+    def axis(self, meta: object, children: list[Any]) -> _Axis:
+        token, value = children
+        return _Axis(value, token.line or 1, token.column or 1)
+
+    def matmul(self, meta: object, children: list[Expr]) -> Expr:
+        return self._operands(meta, "matmul", children)
+
+    def transpose(self, meta: object, children: list[Any]) -> Expr:
+        return self._operands(meta, "transpose", children[:1])
 
     def equation(self, meta: object, children: list[Expr]) -> Expr:
         return self._operands(meta, "equation", children)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .expr import Expr, postorder
-from .ops import OPS
+from .ops import OPS, REDUCING
+from .shape import ALL_AXES, AXIS_OPS
 
 _ATOM = 1000
 _RIGHT_ASSOCIATIVE = frozenset({"pow"})
+_REDUCING_NAMES = {op: name for name, op in REDUCING.items()}
 _NON_ASSOCIATIVE = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
 
 
@@ -58,4 +60,15 @@ def _node_text(node: Expr, args: list[tuple[str, int]]) -> tuple[str, int]:
         spaced = spec.precedence <= OPS["add"].precedence
         sep = f" {spec.symbol} " if spaced else spec.symbol
         return left + sep + right, spec.precedence
+    if node.op == "transpose":
+        (text, prec), = args
+        bare = prec == _ATOM and not node.args[0].is_number
+        return (text if bare else f"({text})") + ".T", _ATOM
+    if node.op in AXIS_OPS:
+        name = _REDUCING_NAMES.get(node.op, node.op)
+        axis = node.args[-1]
+        shown = [text for text, _ in args[:-1]]
+        if not (axis.is_number and axis.number == ALL_AXES):
+            shown.append(f"axis={args[-1][0]}")
+        return f"{name}({', '.join(shown)})", _ATOM
     return f"{spec.name}({', '.join(text for text, _ in args)})", _ATOM

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..egraph import NUMBER_COST, SYMBOL_COST
 from ..expr import Expr, postorder
 from ..ops import OPS
+from ..shape import SHAPE_ARGUMENTS, Shape, shape_of
+
+Node = tuple[str, tuple[int, ...], object]
 
 
 @dataclass(frozen=True)
@@ -25,11 +29,19 @@ class CostModel:
             return NUMBER_COST
         return OPS[op].cost
 
+    def term_cost(self, node: Expr) -> float:
+        """The cost of one node of a term (its op's, here)."""
+        return self.op_cost(node.op)
+
+    def node_cost(self, eclass: int, node: Node) -> float:
+        """The cost of one e-node of a snapshot (its op's, here)."""
+        return self.op_cost(node[0])
+
     def tree_cost(self, expr: Expr) -> float:
         """Every occurrence of a shared subterm counted."""
         costs: dict[Expr, float] = {}
         for node in postorder(expr):
-            costs[node] = self.op_cost(node.op) + sum(costs[a] for a in node.args)
+            costs[node] = self.term_cost(node) + sum(costs[a] for a in node.args)
         return costs[expr]
 
     def dag_cost(self, *exprs: Expr) -> float:
@@ -37,4 +49,45 @@ class CostModel:
         seen: set[Expr] = set()
         for expr in exprs:
             seen.update(postorder(expr))
-        return sum(self.op_cost(node.op) for node in seen)
+        return sum(self.term_cost(node) for node in seen)
+
+
+REPRESENTATIVE_SIZE = 100  # a named dimension's size, for costs, unless told
+MATMUL_COST = 0.2  # per multiply-add, against an elementwise add's 1 per element
+
+
+@dataclass(frozen=True)
+class TensorCost(CostModel):
+    """Costs that grow with the work: elements computed, multiply-adds of a matrix product
+    (so extraction picks the cheap order of a matrix chain). Named dimensions count as
+    `sizes` says, or REPRESENTATIVE_SIZE. Snapshot classes get their shapes from
+    `class_shapes`, filled by whoever extracts."""
+
+    sizes: Mapping[str, int] = field(default_factory=dict)
+    class_shapes: dict[int, Shape] = field(default_factory=dict)
+
+    def elements(self, shape: Shape) -> int:
+        return math.prod(d if isinstance(d, int) else self.sizes.get(d, REPRESENTATIVE_SIZE)
+                         for d in shape)
+
+    def cost(self, op: str, args: list[Shape], shape: Shape) -> float:
+        base = self.op_cost(op)
+        if op in ("sym", "num") or not args:
+            return base
+        if op in ("matmul", "dot"):
+            inner = args[0][-1]
+            return MATMUL_COST * self.elements((*shape, inner)) + self.elements(shape)
+        work = max(self.elements(s) for s in [*args[:1], shape]) if op in SHAPE_ARGUMENTS \
+            else self.elements(shape)
+        return base / 10 * work
+
+    def term_cost(self, node: Expr) -> float:
+        return self.cost(node.op, [shape_of(a) for a in node.args], shape_of(node))
+
+    def node_cost(self, eclass: int, node: Node) -> float:
+        op, children, _ = node
+        if eclass not in self.class_shapes or any(c not in self.class_shapes
+                                                  for c in children):
+            return math.inf
+        return self.cost(op, [self.class_shapes[c] for c in children],
+                         self.class_shapes[eclass])

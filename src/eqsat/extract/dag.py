@@ -26,7 +26,7 @@ def extract_dag(snapshot: Snapshot, handles: Sequence[str], model: CostModel,
         changed = False
         for eclass, nodes in snapshot.classes.items():
             for node in nodes:
-                op, children, _ = node
+                children = node[1]
                 if any(c not in best for c in children):
                     continue
                 used: dict[int, float] = {}
@@ -34,7 +34,7 @@ def extract_dag(snapshot: Snapshot, handles: Sequence[str], model: CostModel,
                     used.update(best[child][1])
                 if eclass in used:  # the node would reach its own class: a cycle
                     continue
-                used[eclass] = model.op_cost(op)
+                used[eclass] = model.node_cost(eclass, node)
                 total = sum(used.values())
                 if eclass not in best or total < best[eclass][0] - 1e-9:
                     best[eclass] = (total, used, node)

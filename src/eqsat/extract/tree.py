@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from ..egraph import Snapshot
+from ..errors import ShapeError
 from ..expr import Expr, make, number
+from ..shape import Shape, shape_of
 from .cost import CostModel
 
 Node = tuple[str, tuple[int, ...], object]
@@ -20,6 +23,8 @@ class TreeExtractor:
         self.symbol = symbol
         self.model = model
         self.best: dict[int, tuple[float, Node]] = {}
+        self.eclass_of = {node: eclass for eclass, nodes in snapshot.classes.items()
+                          for node in nodes}
         changed = True
         while changed:  # Bellman-Ford style: costs only fall, and are bounded below
             changed = False
@@ -34,10 +39,10 @@ class TreeExtractor:
 
     def node_cost(self, node: Node) -> float | None:
         """The cost of a term rooted at this node; None while a child has no term yet."""
-        op, children, _ = node
-        if any(c not in self.best for c in children):
+        if any(c not in self.best for c in node[1]):
             return None
-        return self.model.op_cost(op) + sum(self.best[c][0] for c in children)
+        return self.model.node_cost(self.eclass_of[node], node) + \
+            sum(self.best[c][0] for c in node[1])
 
     def term(self, eclass: int) -> Expr:
         """The cheapest term of an e-class (which must have one)."""
@@ -75,3 +80,14 @@ def build_term(root: int, node_of: Callable[[int], Node], symbol: Callable[[str]
         else:
             done[eclass] = make(op, *(done[c] for c in children))
     return done[root]
+
+
+def class_shapes(snapshot: Snapshot, symbol: Callable[[str], Expr]) -> dict[int, Shape]:
+    """The shape of every e-class's values (the shape of its cheapest term; a class whose
+    terms do not fit together has none)."""
+    plain = TreeExtractor(snapshot, CostModel(), symbol)
+    shapes: dict[int, Shape] = {}
+    for eclass in plain.best:
+        with contextlib.suppress(ShapeError, CycleError):
+            shapes[eclass] = shape_of(plain.term(eclass))
+    return shapes

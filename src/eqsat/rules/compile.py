@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from egglog import bindings
 
 from .. import egglog_terms as t
 from ..expr import Expr, postorder
-from .guards import GUARDS
+from ..shape import SHAPE_ARGUMENTS
+from ..shape_analysis import SHAPE_OF
+from .guards import GUARDS, SHAPE_GUARDS
 from .model import Guard, Rule
 
 
@@ -35,16 +39,53 @@ def _conditions(guard: Guard, index: int) -> list[t.Term]:
             t.fact(t.call("!=", shared, t.integer(0)))
         return [t.equal(pattern(guard.argument), t.call("Sym", name)),
                 t.equal(bit, t.call("VarBit", name)), test]
+    if guard.kind == "shaped like":
+        assert guard.argument is not None
+        return [t.equal(t.call(SHAPE_OF, subject), t.call(SHAPE_OF, pattern(guard.argument)))]
+    if guard.kind == "is scalar":
+        return [t.equal(t.call(SHAPE_OF, subject), t.integer(0))]
+    if guard.kind in ("is vector", "is matrix"):
+        shape = t.var(f"gv_shape{index}")
+        relation = "VectorShape" if guard.kind == "is vector" else "MatrixShape"
+        return [t.equal(shape, t.call(SHAPE_OF, subject)), t.fact(t.call(relation, shape))]
     return [t.fact(t.call(GUARDS[guard.kind].fact, subject))]
+
+
+def dropped(rule: Rule) -> list[Expr]:
+    """The variables that give the left side its shape and not the right: with tensors,
+    dropping one could change the shape (x - x => 0 for a vector x), so in tensor queries
+    such a rule needs them scalar. A rule with a shape guard states its own conditions."""
+    if any(g.kind in SHAPE_GUARDS for g in rule.guards):
+        return []
+    lost = shape_variables(rule.lhs) - shape_variables(rule.rhs)
+    return sorted(lost, key=lambda v: v.name)
+
+
+def shape_variables(expr: Expr) -> set[Expr]:
+    """The symbols an expression's shape depends on: not an axis, not the value of a
+    witness (expand's and sum_to's first argument), nothing under vjp or diff."""
+    found: set[Expr] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.is_symbol:
+            found.add(node)
+        else:
+            stack += [node.args[k] for k in SHAPE_ARGUMENTS.get(node.op, range(len(node.args)))]
+    return found
 
 
 def needs_free_vars(rules: list[Rule]) -> bool:
     return any(g.kind in ("free of", "depends on") for rule in rules for g in rule.guards)
 
 
-def rewrite_command(rule: Rule) -> object:
-    """The egglog command for one directed rule, named as the rule."""
+def rewrite_command(rule: Rule, ruleset: str, scalar: Sequence[Expr] = (),
+                    suffix: str = "") -> object:
+    """The egglog command for one directed rule, named as the rule (plus suffix), in that
+    ruleset; `scalar`: variables it needs scalar."""
     span = bindings.RustSpan(rule.origin.path, rule.origin.line, rule.origin.column)
     conditions = [c for i, g in enumerate(rule.guards) for c in _conditions(g, i)]
-    rewrite = bindings.Rewrite(span, pattern(rule.lhs), pattern(rule.rhs), conditions, rule.name)
-    return bindings.RewriteCommand(rule.ruleset, rewrite, False)
+    conditions += [t.equal(t.call(SHAPE_OF, pattern(v)), t.integer(0)) for v in scalar]
+    rewrite = bindings.Rewrite(span, pattern(rule.lhs), pattern(rule.rhs), conditions,
+                               rule.name + suffix)
+    return bindings.RewriteCommand(ruleset, rewrite, False)

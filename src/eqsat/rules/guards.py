@@ -31,7 +31,13 @@ GUARDS: dict[str, GuardKind] = {
     # every form of the subject mentions the symbol: structural diff rules use it, so that
     # a constant e-class (which may hold terms built from itself) is left to d-const
     "depends on": GuardKind("depends on", "", lambda v: True),
+    # shapes (tensor queries only): checked on the shapes of sampled arrays, not on values
+    "is scalar": GuardKind("is scalar", "", lambda v: True),
+    "is vector": GuardKind("is vector", "", lambda v: True),
+    "is matrix": GuardKind("is matrix", "", lambda v: True),
+    "shaped like": GuardKind("shaped like", "", lambda v: True),
 }
+SHAPE_GUARDS = {"is scalar": 0, "is vector": 1, "is matrix": 2, "shaped like": None}
 
 SIGN_FACTS = tuple(kind.fact for kind in GUARDS.values() if kind.fact)
 

@@ -48,9 +48,10 @@ def _guard(tree: Tree[object], origin: Origin) -> Guard:
         if kind not in GUARDS:
             raise _fail(origin, f"unknown guard '{kind}'; known: {describe()}")
         return Guard(kind, subject)
-    subject, *_, variable = parts  # free_guard, depends_guard
+    subject, *_, variable = parts  # free_guard, depends_guard, shaped_guard
     assert isinstance(subject, Expr) and isinstance(variable, Token)
-    kind = "free of" if tree.data == "free_guard" else "depends on"
+    kind = {"free_guard": "free of", "depends_guard": "depends on"}.get(str(tree.data),
+                                                                       "shaped like")
     try:
         return Guard(kind, subject, symbol(str(variable)))
     except EqsatError as error:
