@@ -14,8 +14,9 @@ import pytest
 
 import eqsat
 from eqsat.ops import ROWS
+from eqsat.shape import ELEMENTWISE
 
-VALUE_OPS = [op for op in ROWS if op.kind in ("infix", "prefix", "function")]
+VALUE_OPS = [op for op in ROWS if op.name in ELEMENTWISE]
 NAMES = ["a", "b", "c"]
 ALL_OPS = [eqsat.call(op.name, *(eqsat.symbol(n) for n in NAMES[: op.arity]))
            for op in VALUE_OPS]

@@ -14,8 +14,9 @@ import pytest
 
 import eqsat
 from eqsat.ops import ROWS
+from eqsat.shape import ELEMENTWISE
 
-VALUE_OPS = [op for op in ROWS if op.kind in ("infix", "prefix", "function")]
+VALUE_OPS = [op for op in ROWS if op.name in ELEMENTWISE]
 RNG = np.random.default_rng(7)
 
 

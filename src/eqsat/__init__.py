@@ -35,6 +35,8 @@ from .expr import Expr, call, symbol, symbols
 from .ops import OPS, lookup
 from .parse import parse
 from .rules import load_rules, parse_rules
+from .shape import apply as apply_op
+from .shape import shape_of, tensor
 from .solving import Case, Discarded, Solution
 from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
 from .sympy_bridge import from_sympy, to_sympy
@@ -78,6 +80,7 @@ __all__ = [
     "parse_rules",
     "pi",
     "prove_equal",
+    "shape_of",
     "simplify",
     "simplify_report",
     "solve",
@@ -85,6 +88,7 @@ __all__ = [
     "stabilize_report",
     "symbol",
     "symbols",
+    "tensor",
     "to_expr",
     "to_sympy",
 ]
@@ -96,9 +100,10 @@ def __getattr__(name: str) -> Callable[..., Expr]:
     if spec is None or spec.kind == "constant":
         raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
 
-    def apply(*args: Any) -> Expr:
-        return call(spec.name, *args)
+    def apply(*args: Any, axis: int | None = None) -> Expr:
+        return apply_op(name, *args, axis=axis)
 
     apply.__name__ = spec.name
-    apply.__doc__ = f"{spec.name}: {spec.arity} argument(s), defined for {spec.domain}"
+    apply.__doc__ = f"{spec.name}: {spec.arity} argument(s), defined for {spec.domain}" + (
+        "; reductions and softmaxes take axis=k" if spec.kind == "tensor" else "")
     return apply

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from .egraph import Engine, Limits, RunReport
 from .errors import EqsatError, ShapeError
@@ -217,6 +217,8 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     simplified. The derivative is always complete; the limits bound its simplification,
     and the report says whether one cut it short."""
     start = to_expr(expr, assume)
+    if is_tensor(start):
+        raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
     order = [wrt] * n if isinstance(wrt, (str, Expr)) else list(wrt)
     if n < 1 or not order:
         raise EqsatError(f"the order of a derivative is a positive integer, not {n}")
@@ -240,6 +242,20 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
 def diff(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, **options: Any) -> Expr:
     """diff("2*x^3 + 8", "x") is 6*x^2; diff(e, "x", 2); diff(e, ["x", "y"]) for d/dx then d/dy."""
     return diff_report(expr, wrt, n, **options).expr
+
+
+@overload
+def grad(  # type: ignore[overload-overlap]
+    expr: ExprInput, wrt: Variable, *, rules: Iterable[str | Path] = (),
+    limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
+    shapes: Shapes | None = None, stable: bool = True,
+) -> Expr: ...
+
+
+@overload
+def grad(expr: ExprInput, wrt: Sequence[Variable], *, rules: Iterable[str | Path] = (),
+         limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
+         shapes: Shapes | None = None, stable: bool = True) -> list[Expr]: ...
 
 
 def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import keyword
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .api import ExprInput, Variable, engine, expand_derivatives, to_expr
+from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_expr
 from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr, postorder
-from .extract import CostModel, display_order, extract_dag
+from .extract import CostModel, TensorCost, display_order, extract_dag
+from .extract.tree import class_shapes
 from .ops import OPS
+from .shape import is_tensor
 from .stabilize import stabilize
 
 TARGETS = ("numpy", "cupy")
@@ -23,14 +25,17 @@ OPTIMIZE = ("simplify", "stabilize", None)
 def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | None = None,
             target: str = "numpy", dtype: str | None = None,
             optimize: str | None = "simplify", *, rules: Iterable[str | Path] = (),
-            limits: Limits | None = None, name: str = "kernel") -> Kernel:
+            limits: Limits | None = None, name: str = "kernel",
+            shapes: Shapes | None = None, sizes: Mapping[str, int] | None = None) -> Kernel:
     """A Kernel computing the expression (or several, sharing their common subterms).
 
     args: the argument order (default: every symbol, sorted by name). optimize: "simplify"
     (one e-graph for all outputs, DAG-cost extraction), "stabilize" (each output's most
     accurate form) or None (as given). dtype: cast every input ("float32", "float64"), or
     None to keep float inputs as they are (numpy; the cupy target defaults to float32).
-    target "cupy": one fused CUDA kernel, launched through cupy.RawKernel.
+    target "cupy": one fused CUDA kernel, launched through cupy.RawKernel. shapes: make
+    symbols tensors ({"A": ("n", "m")}); sizes: representative sizes of named dimensions
+    for the costs (a matrix chain's order depends on them).
     """
     if target not in TARGETS:
         raise EqsatError(f"unknown target {target!r}: use one of {list(TARGETS)}")
@@ -45,10 +50,10 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     given = [exprs] if isinstance(exprs, (str, Expr)) else list(exprs)
     if not given:
         raise EqsatError("compile needs at least one expression")
-    parsed = [expand_derivatives(to_expr(e), rules)[0] for e in given]
+    parsed = [expand_derivatives(to_expr(e, shapes=shapes), rules)[0] for e in given]
     for expr in parsed:
         statement = next((n for n in postorder(expr) if n.op in OPS and
-                          OPS[n.op].reference is None), None)
+                          not OPS[n.op].is_value), None)
         if statement is not None:
             raise EqsatError(f"compile takes values; {statement} is not one ({statement.op})")
     names = sorted({s.name for e in parsed for s in e.free_symbols()}) if args is None else \
@@ -56,7 +61,9 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
     if optimize == "simplify":
-        costs = CostModel(COSTS) if target == "numpy" else CostModel()
+        overrides = COSTS if target == "numpy" else {}
+        tensors = any(is_tensor(e) for e in parsed)
+        costs = TensorCost(overrides, sizes or {}) if tensors else CostModel(overrides)
         program = _simplified(parsed, rules, limits or Limits(), costs)
     elif optimize == "stabilize":
         program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
@@ -81,6 +88,8 @@ def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
         if report.stop_reason == "contradiction":
             return exprs
         snapshot = session.snapshot(handles)
+        if isinstance(model, TensorCost):
+            model.class_shapes.update(class_shapes(snapshot, session.symbol))
         found = extract_dag(snapshot, handles, model, session.symbol)
     return [display_order(new) if model.dag_cost(new) <= model.dag_cost(old) else old
             for new, old in zip(found, exprs, strict=True)]

@@ -6,7 +6,7 @@ import keyword
 import math
 import re
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import ClassVar, Union
 
@@ -89,45 +89,45 @@ class Expr:
 
     # --- operators ----------------------------------------------------------------------------
     def __add__(self, other: ExprLike) -> Expr:
-        return make("add", self, as_expr(other))
+        return _fitted(make("add", self, as_expr(other)))
 
     def __radd__(self, other: ExprLike) -> Expr:
-        return make("add", as_expr(other), self)
+        return _fitted(make("add", as_expr(other), self))
 
     def __sub__(self, other: ExprLike) -> Expr:
-        return make("sub", self, as_expr(other))
+        return _fitted(make("sub", self, as_expr(other)))
 
     def __rsub__(self, other: ExprLike) -> Expr:
-        return make("sub", as_expr(other), self)
+        return _fitted(make("sub", as_expr(other), self))
 
     def __mul__(self, other: ExprLike) -> Expr:
-        return make("mul", self, as_expr(other))
+        return _fitted(make("mul", self, as_expr(other)))
 
     def __rmul__(self, other: ExprLike) -> Expr:
-        return make("mul", as_expr(other), self)
+        return _fitted(make("mul", as_expr(other), self))
 
     def __truediv__(self, other: ExprLike) -> Expr:
-        return make("div", self, as_expr(other))
+        return _fitted(make("div", self, as_expr(other)))
 
     def __rtruediv__(self, other: ExprLike) -> Expr:
-        return make("div", as_expr(other), self)
+        return _fitted(make("div", as_expr(other), self))
 
     def __pow__(self, other: ExprLike) -> Expr:
-        return make("pow", self, as_expr(other))
+        return _fitted(make("pow", self, as_expr(other)))
 
     def __rpow__(self, other: ExprLike) -> Expr:
-        return make("pow", as_expr(other), self)
+        return _fitted(make("pow", as_expr(other), self))
 
     def __matmul__(self, other: ExprLike) -> Expr:
-        return make("matmul", self, as_expr(other))
+        return _fitted(make("matmul", self, as_expr(other)))
 
     def __rmatmul__(self, other: ExprLike) -> Expr:
-        return make("matmul", as_expr(other), self)
+        return _fitted(make("matmul", as_expr(other), self))
 
     @property
     def T(self) -> Expr:
         """The transpose of a vector or matrix."""
-        return make("transpose", self)
+        return _fitted(make("transpose", self))
 
     def __neg__(self) -> Expr:
         return make("neg", self)
@@ -136,16 +136,16 @@ class Expr:
         return self
 
     def __lt__(self, other: ExprLike) -> Expr:
-        return make("lt", self, as_expr(other))
+        return _fitted(make("lt", self, as_expr(other)))
 
     def __le__(self, other: ExprLike) -> Expr:
-        return make("le", self, as_expr(other))
+        return _fitted(make("le", self, as_expr(other)))
 
     def __gt__(self, other: ExprLike) -> Expr:
-        return make("gt", self, as_expr(other))
+        return _fitted(make("gt", self, as_expr(other)))
 
     def __ge__(self, other: ExprLike) -> Expr:
-        return make("ge", self, as_expr(other))
+        return _fitted(make("ge", self, as_expr(other)))
 
     # --- display ------------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -172,6 +172,14 @@ class Expr:
             return make(node.op, *args) if node.args else node
 
         return rebuild(self, build)
+
+
+def _fitted(result: Expr) -> Expr:
+    """An expression built by an operator, its shapes checked as NumPy would (ShapeError)."""
+    from .shape import shape_of  # shape.py builds on this module
+
+    shape_of(result)
+    return result
 
 
 def postorder(root: Expr) -> list[Expr]:
@@ -268,9 +276,15 @@ def make(op: str, *args: Expr) -> Expr:
     return Expr(op, tuple(args))
 
 
-def symbol(name: str, shape: tuple[int | str, ...] = (), **assumptions: bool) -> Expr:
-    """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer (of every
-    element, for a tensor). shape: already checked (see shape.tensor)."""
+def symbol(name: str, **assumptions: bool) -> Expr:
+    """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer."""
+    return shaped_symbol(name, (), assumptions)
+
+
+def shaped_symbol(name: str, shape: tuple[int | str, ...],
+                  assumptions: Mapping[str, bool]) -> Expr:
+    """A symbol with a shape (already checked: see shape.tensor); its assumptions hold for
+    every element."""
     if not _IDENTIFIER.match(name) or keyword.iskeyword(name):
         raise EqsatError(f"symbol name {name!r} is not an identifier")
     if lookup(name) is not None:

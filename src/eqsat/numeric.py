@@ -70,8 +70,10 @@ def log_softmax(x: Any, axis: int | None = None) -> Any:
 def expand(c: Any, shape: tuple[int, ...], axis: int | None = None) -> Any:
     """c, a reduction over an axis (None: all) of a tensor of this shape, repeated back
     to the shape."""
-    c = np.asarray(c)
-    return np.broadcast_to(c if axis is None else np.expand_dims(c, axis), shape)
+    if axis is None:
+        return np.broadcast_to(c, shape)
+    reduced = np.broadcast_to(c, shape[:axis] + shape[axis + 1:])
+    return np.broadcast_to(np.expand_dims(reduced, axis), shape)
 
 
 def sum_to(c: Any, shape: tuple[int, ...]) -> Any:

@@ -136,9 +136,9 @@ ROWS: list[Op] = [
     Op("prod", 2, "tensor", None, "np.prod", ("", ""), 20, "all reals"),
     Op("amax", 2, "tensor", None, "np.max", ("", ""), 20, "all reals"),
     Op("amin", 2, "tensor", None, "np.min", ("", ""), 20, "all reals"),
-    Op("logsumexp", 2, "tensor", None, "logsumexp", ("", ""), 40, "all reals"),
-    Op("softmax", 2, "tensor", None, "softmax", ("", ""), 40, "all reals"),
-    Op("log_softmax", 2, "tensor", None, "log_softmax", ("", ""), 40, "all reals"),
+    Op("logsumexp", 2, "tensor", None, "logsumexp", ("", ""), 25, "all reals"),
+    Op("softmax", 2, "tensor", None, "softmax", ("", ""), 30, "all reals"),
+    Op("log_softmax", 2, "tensor", None, "log_softmax", ("", ""), 30, "all reals"),
     # gradients: vjp(e, c, x) is the vector-Jacobian product of e in x with cotangent c
     # (rules push it inward, like diff); expand(c, a, axis) repeats c, a reduction of a
     # tensor of a's shape over axis, back to a's shape; sum_to(c, a) sums c down to a's

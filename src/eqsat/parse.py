@@ -18,10 +18,10 @@ from lark.exceptions import (
     VisitError,
 )
 
-from .errors import EqsatError, ParseError
+from .errors import EqsatError, ParseError, ShapeError
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, lookup
-from .shape import AXIS_OPS, with_axis
+from .shape import AXIS_OPS, shape_of, with_axis
 
 MAX_INPUT_CHARS = 100_000
 MAX_NESTING = 200
@@ -225,6 +225,8 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
         if isinstance(cause, _Located):
             raise ParseError(str(cause), where, cause.line + line_offset, cause.column,
                              source) from None
+        if isinstance(cause, ShapeError):
+            raise ShapeError(str(cause)) from None
         if isinstance(cause, EqsatError):
             raise ParseError(str(cause), where, 1 + line_offset, 1, source) from None
         raise
@@ -238,4 +240,5 @@ def parse(text: str | Expr, symbols: Iterable[Expr] = ()) -> Expr:
         raise ParseError("empty expression", text, 1, 1)
     result = parse_with(text, "expression", symbols)
     assert isinstance(result, Expr)
+    shape_of(result)  # a tensor expression whose shapes do not fit is a ShapeError
     return result

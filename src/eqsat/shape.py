@@ -20,6 +20,8 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     **dict.fromkeys(REDUCTIONS | AXISWISE, (0,)), "expand": (1,), "sum_to": (1,), "vjp": (),
     "diff": (), "solve": (), "equation": ()}
 TENSOR_OPS = frozenset(name for name, op in OPS.items() if op.kind == "tensor") | {"matmul"}
+ELEMENTWISE = frozenset(name for name, op in OPS.items()
+                        if op.kind in ("infix", "prefix", "function") and name not in TENSOR_OPS)
 _cache: weakref.WeakKeyDictionary[Expr, Shape] = weakref.WeakKeyDictionary()
 
 
@@ -106,13 +108,16 @@ def _node_shape(node: Expr, args: list[Shape]) -> Shape:
             raise ShapeError(f"outer takes two vectors, not shapes {show(args[0])} and "
                              f"{show(args[1])}")
         return args[0] + args[1]
-    if op == "expand":
+    if op == "expand":  # c fits the reduced shape
         axis = axis_of(node, args[1])
         reduced = () if axis == ALL_AXES else args[1][:axis] + args[1][axis + 1:]
-        broadcast(op, reduced, args[0])
+        if broadcast(op, reduced, args[0]) != reduced:
+            raise ShapeError(f"expand: shape {show(args[0])} does not fit {show(reduced)}")
         return args[1]
-    if op == "sum_to":
-        broadcast(op, args[0], args[1])
+    if op == "sum_to":  # c was broadcast from the shape
+        if broadcast(op, args[0], args[1]) != args[0]:
+            raise ShapeError(f"sum_to: shape {show(args[0])} was not broadcast from "
+                             f"{show(args[1])}")
         return args[1]
     if op == "vjp":
         return args[2]
@@ -129,12 +134,16 @@ def _node_shape(node: Expr, args: list[Shape]) -> Shape:
 def shape_of(expr: Expr) -> Shape:
     """The shape of an expression's value; ShapeError names the op and the shapes that do
     not fit."""
-    found = _cache.get(expr)
-    if found is not None:
-        return found
-    for node in postorder(expr):
-        if node not in _cache:
+    stack: list[tuple[Expr, bool]] = [(expr, False)]
+    while stack:  # children first, never below a node already known
+        node, ready = stack.pop()
+        if node in _cache:
+            continue
+        if ready:
             _cache[node] = _node_shape(node, [_cache[a] for a in node.args])
+        else:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if a not in _cache)
     return _cache[expr]
 
 
@@ -164,9 +173,9 @@ def with_axis(op: str, args: Sequence[Expr], axis: int | None = None) -> Expr:
 
 def tensor(name: str, shape: Sequence[Dim], **assumptions: bool) -> Expr:
     """A symbol with a shape: tensor("A", ("n", "m")); sizes are integers or names."""
-    from .expr import symbol
+    from .expr import shaped_symbol
 
-    return symbol(name, check_shape(shape), **assumptions)
+    return shaped_symbol(name, check_shape(shape), assumptions)
 
 
 def apply(name: str, *args: object, axis: int | None = None) -> Expr:

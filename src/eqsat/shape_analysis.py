@@ -51,7 +51,7 @@ def _shape(term: t.Term) -> t.Term:
     return t.call(SHAPE_OF, term)
 
 
-def _set(e: t.Term, value: t.Term) -> object:
+def _set(e: t.Term, value: t.Term) -> bindings.Set:
     return bindings.Set(t.SPAN, SHAPE_OF, [e], value)
 
 
@@ -135,7 +135,7 @@ class ShapeTable:
         if len(self.ids) == self._emitted:
             return []
         self._emitted = len(self.ids)
-        rows: list[object] = []
+        rows: list[bindings._Action] = []
         for shape, index in self.ids.items():
             rank = len(shape)
             if rank in _RANK_RELATIONS:
@@ -163,7 +163,7 @@ class ShapeTable:
         return [bindings.ActionCommand(row) for row in rows]
 
     @staticmethod
-    def _row(name: str, inputs: list[t.Term], result: int) -> object:
+    def _row(name: str, inputs: list[t.Term], result: int) -> bindings.Set:
         return bindings.Set(t.SPAN, name, inputs, t.integer(result))
 
 

@@ -8,13 +8,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .api import ExprInput, engine, expand_derivatives, to_expr
+from .api import ExprInput, engine, expand_derivatives, simplify, to_expr
 from .egraph import Limits, RunReport
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order
 from .extract.accuracy import Domain, Sample, bits_at, domain_bounds, mean_bits, sample
 from .extract.search import Candidate, better, most_accurate
+from .shape import is_tensor
 
 RULESETS = ("simplify", "stability")
 ROUNDS = 3  # fresh e-graphs, each from the most accurate form of the one before
@@ -67,6 +68,9 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     precondition: the result equals the input there, and may differ outside it."""
     limits = limits or Limits()
     given = to_expr(expr)
+    if is_tensor(given):
+        raise EqsatError("stabilize_report measures the error of scalar expressions; for "
+                         "tensors, stabilize picks the stable forms by the rules")
     names = sorted(s.name for s in given.free_symbols())
     start = to_expr(given, _with_domain(assume, domain_bounds(domain, names)))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
@@ -127,8 +131,14 @@ def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
 
 
 def stabilize(expr: ExprInput, domain: Domain = None, **options: Any) -> Expr:
-    """The most accurate equal form found (see stabilize_report for options)."""
-    return stabilize_report(expr, domain, **options).expr
+    """The most accurate equal form found (see stabilize_report for options). A tensor
+    expression is not measured: the [stability] rules and the cost model pick its form
+    (logsumexp for log(sum(exp(x))), softmax, log_softmax)."""
+    given = to_expr(expr, shapes=options.pop("shapes", None))
+    if is_tensor(given):
+        return simplify(given, rulesets=RULESETS, rules=options.get("rules", ()),
+                        limits=options.get("limits"), assume=options.get("assume"))
+    return stabilize_report(given, domain, **options).expr
 
 
 def plot_error(result: Stabilized, path: str | Path) -> Path:

@@ -11,10 +11,11 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder
 from ..ops import COMPARISONS, OPS
+from ..shape import ALL_AXES, AXIS_OPS, TENSOR_OPS, Shape, shape_of
 
 # ops whose NumPy function is a ufunc that can write into a given buffer with out=
 _UFUNC_OUT = {name for name, op in OPS.items() if op.numpy.startswith("np.") and
-              op.kind in ("infix", "prefix", "function") and name not in ("where",)}
+              op.kind in ("infix", "prefix", "function") and name not in ("where", "matmul")}
 
 
 # relative time per element of each op's NumPy function (add = 1), measured on the
@@ -71,9 +72,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     if missing:
         raise EqsatError(f"the expression uses {', '.join(missing)}, not among the "
                          f"arguments {list(args)}")
-    order: list[Expr] = []
-    for output in outputs:
-        order += [n for n in postorder(output) if n not in order]
+    order = computed_nodes(outputs)
     last: dict[Expr, int] = {}  # where each value is used for the last time
     for index, node in enumerate(order):
         for child in node.args:
@@ -83,6 +82,8 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     kinds = {n: "bool" if n.op in COMPARISONS else "float" for n in order}
     helpers = sorted({OPS[n.op].numpy for n in order
                       if n.args and n.free_symbols() and not OPS[n.op].numpy.startswith("np.")})
+    elementwise = _elementwise_nodes(order)
+    dims = _dimension_names(args, outputs)
     lines = [f"def {name}({', '.join(args)}):",
              f'    """{_shown(*outputs, width=200)}"""']
     cast = "" if dtype is None else f", np.{dtype}"
@@ -91,7 +92,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     shapes: dict[frozenset[str], str] = {}
     for node in order:
         key = inputs[node]
-        if len(key) > 1 and key not in shapes and node.args:
+        if len(key) > 1 and key not in shapes and node.args and node in elementwise:
             shapes[key] = f"_s{len(shapes)}"
             members = ", ".join(sorted(key))
             lines.append(f"    {shapes[key]} = np.broadcast({members})")
@@ -105,11 +106,17 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
         if not inputs[node]:
             names[node] = _constant(node)
             continue
-        arguments = [names[a] for a in node.args]
+        arguments = [names.get(a, "") for a in node.args]
         for child in set(node.args):  # dead after this node: its buffer is free again
             if last.get(child) == index and child not in outputs_set and \
-                    names[child].startswith("t"):
+                    child in elementwise and names.get(child, "").startswith("t"):
                 buffers.give((inputs[child], kinds[child]), names[child])
+        if node not in elementwise:  # its shape is not its inputs' broadcast one
+            names[node] = f"t{buffers.count}"
+            buffers.count += 1
+            lines.append(f"    {names[node]} = {_tensor_call(node, arguments, dims)}"
+                         f"  # {_shown(node)}")
+            continue
         target, reused = buffers.take((inputs[node], kinds[node]))
         names[node] = target
         call = _call(node, arguments)
@@ -151,6 +158,85 @@ _AS_FLOAT = '''def _as_float(value, dtype=None):
         return array.astype(dtype, copy=False)
     return array if array.dtype.kind == "f" else array.astype(np.float64)
 '''
+
+
+def computed_nodes(outputs: Sequence[Expr]) -> list[Expr]:
+    """The nodes a program computes, children first: not the witnesses whose shape is all
+    expand and sum_to take from them, nor the axis of a reduction."""
+    order: list[Expr] = []
+    seen: set[Expr] = set()
+    for output in outputs:
+        for node in postorder(output):
+            if node not in seen and _needed(node, output):
+                seen.add(node)
+                order.append(node)
+    return order
+
+
+def _needed(node: Expr, root: Expr) -> bool:
+    """Whether node is reachable from root through arguments that are values."""
+    stack, visited = [root], set()
+    while stack:
+        current = stack.pop()
+        if current is node:
+            return True
+        if current in visited:
+            continue
+        visited.add(current)
+        stack += [a for k, a in enumerate(current.args) if k in _value_arguments(current)]
+    return False
+
+
+def _value_arguments(node: Expr) -> range | tuple[int, ...]:
+    if node.op in ("expand", "sum_to"):
+        return (0,)
+    if node.op in AXIS_OPS:
+        return range(len(node.args) - 1)
+    return range(len(node.args))
+
+
+def _elementwise_nodes(order: list[Expr]) -> set[Expr]:
+    """Nodes with only elementwise ops below them: their shape is their inputs' broadcast."""
+    found: set[Expr] = set()
+    for node in order:
+        if node.op not in TENSOR_OPS and all(a in found or not a.args for a in node.args):
+            found.add(node)
+    return found
+
+
+def _dimension_names(args: Sequence[str], outputs: Sequence[Expr]) -> dict[str, str]:
+    """Where each named dimension can be read at run time: `A.shape[0]`."""
+    symbols = {s.name: s for e in outputs for s in e.free_symbols()}
+    found: dict[str, str] = {}
+    for arg in args:
+        for axis, dim in enumerate(symbols[arg].shape if arg in symbols else ()):
+            if isinstance(dim, str):
+                found.setdefault(dim, f"{arg}.shape[{axis}]")
+    return found
+
+
+def _shape_text(shape: Shape, dims: dict[str, str]) -> str:
+    parts = [str(d) if isinstance(d, int) else dims[d] for d in shape]
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def _tensor_call(node: Expr, arguments: list[str], dims: dict[str, str]) -> str:
+    """The line of an op that is not elementwise (a reduction, a matrix product, ...)."""
+    if node.op in ("expand", "sum_to"):
+        shape = _shape_text(shape_of(node.args[1]), dims)
+        if node.op == "sum_to":
+            return f"sum_to({arguments[0]}, {shape})"
+        return f"expand({arguments[0]}, {shape}, {_axis_text(node)})"
+    if node.op in AXIS_OPS:
+        return f"{OPS[node.op].numpy}({arguments[0]}, axis={_axis_text(node)})"
+    if node.op in TENSOR_OPS:
+        return f"{OPS[node.op].numpy}({', '.join(arguments)})"
+    return _call(node, arguments)
+
+
+def _axis_text(node: Expr) -> str:
+    axis = int(node.args[-1].number)
+    return "None" if axis == ALL_AXES else str(axis)
 
 
 def _shown(*exprs: Expr, width: int = 60) -> str:

@@ -23,8 +23,8 @@ class TreeExtractor:
         self.symbol = symbol
         self.model = model
         self.best: dict[int, tuple[float, Node]] = {}
-        self.eclass_of = {node: eclass for eclass, nodes in snapshot.classes.items()
-                          for node in nodes}
+        self.eclass_of: dict[Node, int] = {
+            node: eclass for eclass, nodes in snapshot.classes.items() for node in nodes}
         changed = True
         while changed:  # Bellman-Ford style: costs only fall, and are bounded below
             changed = False

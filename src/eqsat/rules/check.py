@@ -149,6 +149,8 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
     mpmath's numerical differentiation. A rule about solve(...) is checked at points where
     its left equation holds: there its right equation must hold too.
     """
+    if is_tensor_rule(rule):
+        return check_tensor_rule(rule, points, needed)
     rng = random.Random(zlib.crc32(rule.name.encode()))
     integers = {g.subject for g in rule.guards if g.kind == "is integer"}
     zeros = {g.subject for g in rule.guards if g.kind == "== 0"}
@@ -188,3 +190,6 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
         return Verdict(rule, tested, {}, f"only {tested} of {points} sampled points satisfy the "
                                          f"guards with the left side defined")
     return Verdict(rule, tested)
+
+
+from .check_tensor import check_tensor_rule, is_tensor_rule  # noqa: E402 (builds on this module)
