@@ -1,4 +1,5 @@
-"""The `eqsat` command: simplify, diff, solve, stabilize, compile, rule checks, ops, demo."""
+"""The `eqsat` command: simplify, diff, grad, solve, stabilize, compile, rule checks, ops,
+demo."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .api import check_rules, diff_report, prove_equal, simplify_report, solve
+from .api import check_rules, diff_report, grad, prove_equal, simplify_report, solve, to_expr
 from .compiler import compile
 from .egraph import Limits
 from .errors import EqsatError
 from .ops import ROWS
 from .rules import load_rules
-from .stabilize import plot_error, stabilize_report
+from .shape import is_tensor
+from .stabilize import plot_error, stabilize, stabilize_report
 
 
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -25,6 +27,29 @@ def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
     return found
 
 
+def _shapes(pairs: Sequence[str]) -> dict[str, tuple[int | str, ...]]:
+    """--shape A=n,m (a matrix), --shape v=3 (a vector), --shape s= (a scalar)."""
+    found: dict[str, tuple[int | str, ...]] = {}
+    for pair in pairs:
+        name, sep, dims = pair.partition("=")
+        if not sep or not name.strip():
+            raise EqsatError(f"--shape takes NAME=DIM[,DIM...], such as A=n,m or v=3, "
+                             f"not {pair!r}")
+        found[name.strip()] = tuple(int(d) if d.strip().isdigit() else d.strip()
+                                    for d in dims.split(",") if d.strip())
+    return found
+
+
+def _sizes(pairs: Sequence[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for pair in pairs:
+        name, _, size = pair.partition("=")
+        if not size.strip().isdigit():
+            raise EqsatError(f"--size takes NAME=INTEGER, such as n=1000, not {pair!r}")
+        found[name.strip()] = int(size)
+    return found
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     defaults = Limits()
     return Limits(iterations=args.iterations or defaults.iterations,
@@ -34,7 +59,8 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 def _simplify(args: argparse.Namespace) -> int:
     result = simplify_report(args.expression, rules=args.rules, limits=_limits(args),
-                             assume=_assumptions(args.assume), cost=args.cost)
+                             assume=_assumptions(args.assume), cost=args.cost,
+                             shapes=_shapes(args.shape), sizes=_sizes(args.size))
     print(result.expr)
     if args.report:
         print(result.report, file=sys.stderr)
@@ -42,7 +68,14 @@ def _simplify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scalars_only(args: argparse.Namespace) -> None:
+    if args.shape:
+        raise EqsatError(f"{args.command} takes scalar expressions; for tensors use "
+                         "`eqsat grad`, `eqsat simplify` or `eqsat compile`")
+
+
 def _diff(args: argparse.Namespace) -> int:
+    _scalars_only(args)
     variables = [v.strip() for given in args.wrt for v in given.split(",") if v.strip()]
     if not variables:
         raise EqsatError("--wrt names the symbol(s) to differentiate in")
@@ -55,7 +88,19 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grad(args: argparse.Namespace) -> int:
+    variables = [v.strip() for given in args.wrt for v in given.split(",") if v.strip()]
+    if not variables:
+        raise EqsatError("--wrt names the symbol(s) to take the gradient in")
+    found = grad(args.expression, variables, rules=args.rules, limits=_limits(args),
+                 assume=_assumptions(args.assume), shapes=_shapes(args.shape))
+    for variable, gradient in zip(variables, found, strict=True):
+        print(gradient if len(variables) == 1 else f"{variable}: {gradient}")
+    return 0
+
+
 def _solve(args: argparse.Namespace) -> int:
+    _scalars_only(args)
     unknowns = [u.strip() for given in args.unknowns or [] for u in given.split(",")
                 if u.strip()]
     solution = solve(args.equations, unknowns or None, rules=args.rules, limits=_limits(args),
@@ -86,6 +131,10 @@ def _domain(text: str | None) -> dict[str, tuple[float, float]] | str | None:
 
 
 def _stabilize(args: argparse.Namespace) -> int:
+    given = to_expr(args.expression, _assumptions(args.assume), _shapes(args.shape))
+    if is_tensor(given):  # picked by the rules, not measured
+        print(stabilize(given, rules=args.rules, limits=_limits(args)))
+        return 0
     result = stabilize_report(args.expression, _domain(args.domain), points=args.points,
                               dtype=args.dtype, rules=args.rules, limits=_limits(args),
                               assume=_assumptions(args.assume))
@@ -103,7 +152,8 @@ def _compile(args: argparse.Namespace) -> int:
     names = [a.strip() for given in args.args or [] for a in given.split(",") if a.strip()]
     kernel = compile(args.expressions, names or None, target=args.target, dtype=args.dtype,
                      optimize=None if args.optimize == "none" else args.optimize,
-                     rules=args.rules, limits=_limits(args), name=args.name)
+                     rules=args.rules, limits=_limits(args), name=args.name,
+                     shapes=_shapes(args.shape), sizes=_sizes(args.size))
     if args.output:
         print(f"wrote {kernel.save(args.output)}", file=sys.stderr)
     else:
@@ -151,6 +201,10 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
                          help="also load this .rules file (repeatable)")
     command.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
                          help="e.g. x=positive or x=nonnegative,integer")
+    command.add_argument("--shape", action="append", default=[], metavar="NAME=DIMS",
+                         help="a tensor: A=n,m (sizes are names or integers; repeatable)")
+    command.add_argument("--size", action="append", default=[], metavar="DIM=N",
+                         help="a named dimension's representative size for the costs")
     command.add_argument("--report", action="store_true", help="print the run report")
     command.add_argument("--timeout", type=float, help="seconds for the whole run")
     command.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
@@ -173,6 +227,13 @@ def parser() -> argparse.ArgumentParser:
                       help="the symbol; several (--wrt x --wrt y, or x,y) for mixed partials")
     diff.add_argument("--order", type=int, default=1, help="n-th derivative (default 1)")
     diff.set_defaults(run=_diff)
+
+    grad_ = commands.add_parser("grad", help="the gradient of a scalar-valued (tensor) "
+                                "expression, by reverse mode")
+    _query_options(grad_)
+    grad_.add_argument("--wrt", action="append", required=True, metavar="X",
+                       help="the symbol; several (--wrt A --wrt B, or A,B) for each gradient")
+    grad_.set_defaults(run=_grad)
 
     solve_ = commands.add_parser("solve", help="solve equations: exact answers, every case")
     solve_.add_argument("equations", nargs="+", metavar="EQUATION",

@@ -9,6 +9,7 @@ from typing import Any
 
 from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_expr
 from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
+from .codegen.cuda_tensor import print_tensor_program
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr, postorder
@@ -69,6 +70,10 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
     else:
         program = parsed
+    if target == "cupy" and any(is_tensor(e) for e in program):
+        assert dtype is not None
+        cuda, launcher = print_tensor_program(program, names, name, dtype)
+        return Kernel(cuda, name, names, program, target, launcher)
     if target == "cupy":
         assert dtype is not None
         cuda = print_cuda(program, names, name, dtype)

@@ -83,7 +83,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     helpers = sorted({OPS[n.op].numpy for n in order
                       if n.args and n.free_symbols() and not OPS[n.op].numpy.startswith("np.")})
     elementwise = _elementwise_nodes(order)
-    dims = _dimension_names(args, outputs)
+    dims = dimension_names(args, outputs)
     lines = [f"def {name}({', '.join(args)}):",
              f'    """{_shown(*outputs, width=200)}"""']
     cast = "" if dtype is None else f", np.{dtype}"
@@ -204,7 +204,7 @@ def _elementwise_nodes(order: list[Expr]) -> set[Expr]:
     return found
 
 
-def _dimension_names(args: Sequence[str], outputs: Sequence[Expr]) -> dict[str, str]:
+def dimension_names(args: Sequence[str], outputs: Sequence[Expr]) -> dict[str, str]:
     """Where each named dimension can be read at run time: `A.shape[0]`."""
     symbols = {s.name: s for e in outputs for s in e.free_symbols()}
     found: dict[str, str] = {}
@@ -215,7 +215,7 @@ def _dimension_names(args: Sequence[str], outputs: Sequence[Expr]) -> dict[str, 
     return found
 
 
-def _shape_text(shape: Shape, dims: dict[str, str]) -> str:
+def shape_text(shape: Shape, dims: dict[str, str]) -> str:
     parts = [str(d) if isinstance(d, int) else dims[d] for d in shape]
     return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
@@ -223,7 +223,7 @@ def _shape_text(shape: Shape, dims: dict[str, str]) -> str:
 def _tensor_call(node: Expr, arguments: list[str], dims: dict[str, str]) -> str:
     """The line of an op that is not elementwise (a reduction, a matrix product, ...)."""
     if node.op in ("expand", "sum_to"):
-        shape = _shape_text(shape_of(node.args[1]), dims)
+        shape = shape_text(shape_of(node.args[1]), dims)
         if node.op == "sum_to":
             return f"sum_to({arguments[0]}, {shape})"
         return f"expand({arguments[0]}, {shape}, {_axis_text(node)})"

@@ -53,6 +53,9 @@ class CostModel:
 
 
 REPRESENTATIVE_SIZE = 100  # a named dimension's size, for costs, unless told
+# per element, a power costs more than exp (powf against expf): else E^x would win over
+# exp(x) once costs scale with elements and the constant E does not
+TENSOR_OP_COSTS = {"pow": 21}
 MATMUL_COST = 0.2  # per multiply-add, against an elementwise add's 1 per element
 
 
@@ -65,6 +68,11 @@ class TensorCost(CostModel):
 
     sizes: Mapping[str, int] = field(default_factory=dict)
     class_shapes: dict[int, Shape] = field(default_factory=dict)
+
+    def op_cost(self, op: str) -> float:
+        if op not in self.overrides and op in TENSOR_OP_COSTS:
+            return TENSOR_OP_COSTS[op]
+        return super().op_cost(op)
 
     def elements(self, shape: Shape) -> int:
         return math.prod(d if isinstance(d, int) else self.sizes.get(d, REPRESENTATIVE_SIZE)

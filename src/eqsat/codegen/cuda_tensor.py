@@ -1,0 +1,223 @@
+"""The CUDA target for tensor programs: each elementwise region one fused kernel, a full
+reduction fused with the elementwise region that produces its operand (one pass, block
+partials), matrix products through cupy.matmul (cuBLAS) and the other tensor ops through
+CuPy, in the launcher."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .. import numeric
+from ..expr import Expr, make, shaped_symbol
+from ..ops import OPS
+from ..shape import ALL_AXES, AXIS_OPS, TENSOR_OPS, shape_of
+from .cuda import (
+    check_program,
+    device_body,
+    elementwise_kernel,
+    header,
+    reduction_kernel,
+)
+from .numpy import computed_nodes, dimension_names, shape_text
+
+BLOCK = 256
+FUSED = {"sum": "sum", "mean": "sum", "prod": "prod", "amax": "amax", "amin": "amin"}
+_CUPY_HELPERS = ("logsumexp", "softmax", "log_softmax", "expand", "sum_to")
+
+
+@dataclass
+class _Program:
+    """The kernels and launcher lines built so far, and where each value lives."""
+
+    name: str
+    dtype: str
+    dims: dict[str, str]
+    values: dict[Expr, str] = field(default_factory=dict)  # node -> launcher expression
+    kernels: list[str] = field(default_factory=list)
+    helpers: set[str] = field(default_factory=set)
+    lines: list[str] = field(default_factory=list)
+    count: int = 0  # kernels made
+
+    def temporary(self, text: str, node: Expr) -> str:
+        target = f"t{len(self.lines)}"
+        self.lines.append(f"    {target} = {text}  # {_shown(node)}")
+        return target
+
+    def kernel_name(self) -> str:
+        self.count += 1
+        return f"{self.name}_{self.count - 1}"
+
+    def region(self, root: Expr) -> tuple[Expr, list[str], list[str]]:
+        """root with every value already computed standing in as an input: the region's
+        expression, its kernel arguments, and their launcher values."""
+        inputs = {node: shaped_symbol(f"eqsat_v{k}", shape_of(node), {})
+                  for k, node in enumerate(n for n in self.values if n is not root and n.args)}
+        expr = root.subs(inputs)
+        names = sorted(s.name for s in expr.free_symbols())
+        launcher = {s.name: self.values[node] for node, s in inputs.items()}
+        launcher |= {s.name: self.values[s] for s in expr.free_symbols() if s in self.values}
+        return expr, names, [launcher.get(n, n) for n in names]
+
+    def value(self, node: Expr) -> str:
+        """A node's value in the launcher: an input, a literal, or a fused kernel's result."""
+        if node in self.values:
+            return self.values[node]
+        if node.is_symbol:
+            return node.name
+        if not node.free_symbols():
+            return repr(float(numeric.evaluate(node, {})))
+        expr, names, launcher = self.region(node)
+        kernel = self.kernel_name()
+        body, helpers = device_body([expr], names, kernel, self.dtype)
+        self.kernels += body + elementwise_kernel(names, 1, kernel)
+        self.helpers |= helpers
+        shape = shape_text(shape_of(node), self.dims)
+        self.values[node] = self.temporary(
+            f"_elementwise({kernel!r}, [{', '.join(launcher)}], {shape})", node)
+        return self.values[node]
+
+    def fused_reduction(self, operand: Expr, how: str, node: Expr) -> str:
+        """A kernel computing operand per element and folding it (sum, prod, max, min)."""
+        expr, names, launcher = self.region(operand)
+        kernel = self.kernel_name()
+        body, helpers = device_body([expr], names, kernel, self.dtype)
+        self.kernels += body + reduction_kernel(names, how, kernel, BLOCK)
+        self.helpers |= helpers
+        shape = shape_text(shape_of(operand), self.dims)
+        return self.temporary(f"_reduce({kernel!r}, [{', '.join(launcher)}], {shape}, "
+                              f"{how!r})", node)
+
+
+def print_tensor_program(outputs: Sequence[Expr], args: Sequence[str], name: str,
+                         dtype: str) -> tuple[str, str]:
+    """The CUDA source (all kernels) and the CuPy launcher module running them in order."""
+    check_program(outputs, args, name, dtype)
+    program = _Program(name, dtype, dimension_names(args, outputs))
+    for node in computed_nodes(outputs):
+        if node.op in TENSOR_OPS:
+            program.values[node] = _tensor_step(program, node)
+    results = [program.value(o) for o in outputs]
+    source = "\n".join(header(outputs, dtype, program.helpers) + program.kernels)
+    return source, _launcher(source, program, args, results, outputs)
+
+
+def _tensor_step(program: _Program, node: Expr) -> str:
+    operand = node.args[0]
+    axis = int(node.args[-1].number) if node.op in AXIS_OPS else None
+    if node.op in FUSED and axis == ALL_AXES and operand.args and operand.op not in TENSOR_OPS:
+        total = program.fused_reduction(operand, FUSED[node.op], node)
+        if node.op == "mean":
+            size = shape_text(shape_of(operand), program.dims)
+            return program.temporary(f"{total} / _size({size})", node)
+        return total
+    if node.op == "logsumexp" and axis == ALL_AXES and operand.args and \
+            operand.op not in TENSOR_OPS:  # two fused passes: the maximum, then the sum
+        top = program.fused_reduction(operand, "amax", node)
+        top = program.temporary(f"cp.where(cp.isfinite({top}), {top}, 0)", node)
+        shift = shaped_symbol("eqsat_top", (), {})
+        program.values[shift] = top
+        total = program.fused_reduction(make("exp", make("sub", operand, shift)), "sum", node)
+        return program.temporary(f"cp.log({total}) + {top}", node)
+    arguments = [program.value(a) for a in node.args[:1 if node.op in AXIS_OPS else None]]
+    if node.op in ("expand", "sum_to"):
+        program.helpers.add(node.op)
+        shape = shape_text(shape_of(node.args[1]), program.dims)
+        tail = f", {None if axis == ALL_AXES else axis}" if node.op == "expand" else ""
+        return program.temporary(f"{node.op}({arguments[0]}, {shape}{tail})", node)
+    if node.op in AXIS_OPS:
+        shown = None if axis == ALL_AXES else axis
+        function = OPS[node.op].numpy.replace("np.", "cp.")
+        return program.temporary(f"{function}({arguments[0]}, axis={shown})", node)
+    return program.temporary(f"{OPS[node.op].numpy.replace('np.', 'cp.')}"
+                             f"({', '.join(arguments)})", node)
+
+
+def _launcher(source: str, program: _Program, args: Sequence[str], results: list[str],
+              outputs: Sequence[Expr]) -> str:
+    helpers = [inspect.getsource(getattr(numeric, h)).replace("np.", "cp.")
+               for h in _CUPY_HELPERS]
+    converted = "\n".join(f"    {a} = _operand({a}, {a!r})" for a in args)
+    returned = results[0] if len(results) == 1 else ", ".join(results)
+    return f'''"""Generated by eqsat: {_shown(*outputs, width=200)} (CUDA, {program.dtype})."""
+
+from __future__ import annotations
+
+import math
+
+import cupy as cp
+import numpy as np
+
+SOURCE = r"""
+{source}"""
+DTYPE = np.{program.dtype}
+BLOCK = {BLOCK}
+FOLD = {{"sum": cp.sum, "prod": cp.prod, "amax": cp.max, "amin": cp.min}}
+_module = {{}}
+
+
+def _kernel(name):
+    if "module" not in _module:
+        _module["module"] = cp.RawModule(code=SOURCE)
+    return _module["module"].get_function(name)
+
+
+def _operand(value, name):
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and dtype.kind == "f" and dtype != DTYPE:
+        raise TypeError(f"argument {{name}} has dtype {{dtype}}: this kernel was compiled "
+                        f"for {{np.dtype(DTYPE)}}")
+    return cp.asarray(value, dtype=DTYPE)
+
+
+def _size(shape):
+    return math.prod(shape)
+
+
+def _parameters(inputs, shape):
+    params = []
+    for value in inputs:
+        array = cp.asarray(value, dtype=DTYPE)
+        if array.size == 1:  # a scalar: every element reads it (step 0)
+            params += [array.reshape(1), np.int64(0)]
+        else:  # the kernel walks the broadcast shape
+            params += [cp.ascontiguousarray(cp.broadcast_to(array, shape)), np.int64(1)]
+    return params
+
+
+def _grid(size):
+    processors = cp.cuda.Device().attributes["MultiProcessorCount"]
+    return max(1, min((size + BLOCK - 1) // BLOCK, processors * 32))
+
+
+def _elementwise(name, inputs, shape):
+    result = cp.empty(shape, dtype=DTYPE)
+    size = _size(shape)
+    if size:
+        _kernel(name)((_grid(size),), (BLOCK,), (*_parameters(inputs, shape), result,
+                                                  np.int64(size)))
+    return result
+
+
+def _reduce(name, inputs, shape, how):
+    size = _size(shape)
+    grid = _grid(max(size, 1))
+    partials = cp.empty(grid, dtype=DTYPE)
+    _kernel(name)((grid,), (BLOCK,), (*_parameters(inputs, shape), partials, np.int64(size)))
+    return FOLD[how](partials)
+
+
+{chr(10).join(h + chr(10) for h in helpers)}
+def {program.name}({", ".join(args)}):
+    """{_shown(*outputs, width=200)}"""
+{converted}
+{chr(10).join(program.lines)}
+    return {returned}
+'''
+
+
+def _shown(*exprs: Expr, width: int = 60) -> str:
+    text = ", ".join(str(e) for e in exprs).replace("*/", "* /").replace('"""', "'''")
+    return text if len(text) <= width else text[: width - 3] + "..."
+
