@@ -14,3 +14,11 @@ def test_readme_python_block_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(block.group(1), str(README), "exec"), namespace)
     assert str(namespace["e"]) == "3*x + 1 = 2*(2*x - 6)"
+
+
+def test_readme_tensor_block_runs() -> None:
+    block = re.search(r"### Tensors\n\n```python\n(.*?)```", README.read_text(), re.S)
+    assert block is not None
+    namespace: dict[str, object] = {}
+    exec(compile(block.group(1), str(README), "exec"), namespace)
+    assert str(namespace["k"].outputs[0]) == "X.T@softmax(X@W, axis=1)"  # type: ignore[attr-defined]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -291,3 +294,61 @@ def test_numpy_gradient_kernel_never_computes_a_witness() -> None:
     kernel = eqsat.compile(eqsat.grad(eqsat.sum(a @ b), a), ["a", "b"])
     assert kernel.source.count("np.matmul") == 1  # ones @ b.T; a @ b only lends its shape
     assert "(a.shape[0], b.shape[1])" in kernel.source
+
+
+def _best_chain_cost(dims: list[int]) -> int:
+    """The fewest multiply-adds of a matrix chain (the textbook dynamic programme)."""
+    count = len(dims) - 1
+    best = [[0] * count for _ in range(count)]
+    for span in range(1, count):
+        for i in range(count - span):
+            j = i + span
+            best[i][j] = min(best[i][k] + best[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                             for k in range(i, j))
+    return best[0][count - 1]
+
+
+def _chain_cost(expr: eqsat.Expr) -> int:
+    if expr.op != "matmul":
+        return 0
+    left, right = (shape_of(a) for a in expr.args)
+    return _chain_cost(expr.args[0]) + _chain_cost(expr.args[1]) + \
+        int(np.prod(left)) * int(right[-1])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_matrix_chain_order_is_optimal(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    dims = [int(d) for d in rng.choice([2, 5, 10, 40, 100, 300], size=int(rng.integers(4, 7)))]
+    factors = [tensor(f"M{k}", (dims[k], dims[k + 1])) for k in range(len(dims) - 1)]
+    chain = factors[0]
+    for factor in factors[1:]:
+        chain = chain @ factor
+    found = eqsat.simplify(chain)
+    assert _chain_cost(found) == _best_chain_cost(dims), (dims, str(found))
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "eqsat.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_command_line_shapes_and_gradients() -> None:
+    chain = run_cli("simplify", "A@B@C", "--shape", "A=1000,20", "--shape", "B=20,1000",
+                    "--shape", "C=1000,5")
+    assert chain.returncode == 0 and chain.stdout.strip() == "A@(B@C)"
+    gradient = run_cli("grad", "sum(log(sum(exp(X @ W), axis=1)))", "--wrt", "W",
+                       "--shape", "X=b,d", "--shape", "W=d,c")
+    assert gradient.stdout.strip() == "X.T@softmax(X@W, axis=1)"
+    stable = run_cli("stabilize", "log(sum(exp(x)))", "--shape", "x=n")
+    assert stable.stdout.strip() == "logsumexp(x)"
+    named = run_cli("simplify", "S@T@U", "--shape", "S=a,b", "--shape", "T=b,c",
+                    "--shape", "U=c,1", "--size", "a=500", "--size", "b=500", "--size", "c=500")
+    assert named.stdout.strip() == "S@(T@U)"
+    bad = run_cli("simplify", "A@A", "--shape", "A=n,m")
+    assert bad.returncode == 2 and bad.stderr.startswith("eqsat: error: matmul: shapes (n, m)")
+    assert "Traceback" not in bad.stderr
+    scalar_only = run_cli("diff", "x^2", "--wrt", "x", "--shape", "x=3")
+    assert scalar_only.returncode == 2 and "eqsat grad" in scalar_only.stderr
+    malformed = run_cli("simplify", "A", "--shape", "A")
+    assert malformed.returncode == 2 and "--shape takes NAME=DIM" in malformed.stderr

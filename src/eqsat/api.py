@@ -146,7 +146,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],
                    limits: Limits, cost: str, model: CostModel) -> tuple[Expr, RunReport]:
-    with engine(rules).session() as session:
+    with engine(rules).session(is_tensor(expr)) as session:
         handle = session.add(expr)
         report = session.run(rulesets, limits)
         if cost == "tree" and not session.tensor:
@@ -173,7 +173,7 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
     wanted = [name for name in rulesets if name != DIFF_RULESET] or ["simplify"]
     left, _ = expand_derivatives(to_expr(first), rules)
     right, _ = expand_derivatives(to_expr(second), rules)
-    with chosen.session() as session:
+    with chosen.session(is_tensor(left) or is_tensor(right)) as session:
         a, b = session.add(left), session.add(right)
         report = session.run(wanted, limits or Limits())
         return report.stop_reason != "contradiction" and session.same(a, b)
@@ -196,7 +196,7 @@ def _variable(expr: Expr, wrt: Variable) -> Expr:
 
 def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[Expr, RunReport]:
     """The complete derivative, by saturating the [diff] rules (they always terminate)."""
-    with engine(rules).session() as session:
+    with engine(rules).session(is_tensor(expr)) as session:
         session.add(wrt)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("diff", expr, wrt))
         report = session.saturate([DIFF_RULESET])
@@ -288,7 +288,7 @@ def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
 
 def _reverse_mode(f: Expr, variable: Expr, rules: Iterable[str | Path]) -> Expr:
     """vjp(f, 1, x) with the [grad] rules saturated (they always terminate), extracted."""
-    with engine(rules).session() as session:
+    with engine(rules).session(tensor=True) as session:
         session.add(variable)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("vjp", f, number(1), variable))
         session.saturate([GRAD_RULESET])

@@ -8,12 +8,13 @@ from pathlib import Path
 
 from .api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
 from .compiler import compile, function
-from .errors import ParseError
+from .errors import ParseError, ShapeError
 from .expr import symbols
 from .parse import parse
 from .rules.check import check_rule
 from .rules.loader import parse_rules
-from .stabilize import stabilize_report
+from .shape import tensor
+from .stabilize import stabilize, stabilize_report
 from .sympy_bridge import to_sympy
 
 _SIMPLIFY = [
@@ -66,6 +67,30 @@ log-product-wrong:  log(a * b)   => log(a) + log(b)
 
 def _heading(title: str) -> None:
     print(f"\n== {title} " + "=" * max(0, 66 - len(title)))
+
+
+def _tensors() -> None:
+    _heading("tensors: shapes, linear algebra, stable forms, gradients by reverse mode")
+    big_a, big_b = tensor("A", (1000, 20)), tensor("B", (20, 1000))
+    big_c = tensor("C", (1000, 5))
+    print(f"  A (1000, 20), B (20, 1000), C (1000, 5):  A@B@C  ->  "
+          f"{simplify(big_a @ big_b @ big_c)}   (10^5 multiply-adds, not 2*10^7)")
+    x = tensor("x", ("n",))
+    for text in ["log(sum(exp(x)))", "exp(x)/sum(exp(x))", "x - log(sum(exp(x)))"]:
+        print(f"  {text:26} ->  {stabilize(parse(text, [x]))}")
+    a, b = tensor("a", (2, 2)), tensor("b", (2, 2))
+    gradient = grad(parse("sum(a @ b)", [a, b]), a)
+    kernel = compile(gradient, ["a", "b"])
+    print(f"  grad(sum(a @ b), a) = {gradient}  (TensorFlow's example: ones @ b.T)")
+    print(f"    at a = [[1, 2], [3, 4]], b = [[5, 6], [7, 8]]: "
+          f"{kernel([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]).tolist()}")
+    logits, weights = tensor("X", ("b", "d")), tensor("W", ("d", "c"))
+    loss = parse("sum(log(sum(exp(X @ W), axis=1)))", [logits, weights])
+    print(f"  grad({loss}, W)\n    = {grad(loss, weights)}  (stable: a softmax)")
+    try:
+        parse("A @ B + C", [big_a, big_b, big_c])
+    except ShapeError as error:
+        print(f"  shapes are checked: {error}")
 
 
 def run_demo() -> None:
@@ -125,6 +150,8 @@ def run_demo() -> None:
     body = kernel.source[kernel.source.index("def kernel"):].rstrip()
     print("  " + body.replace("\n", "\n  "))
     print(f"  kernel([0.0, 1e-9], 2.0) = {kernel([0.0, 1e-9], 2.0)}")
+
+    _tensors()
 
     _heading("the run report: why it stopped and which rules fired")
     print("  " + str(simplify_report("(x + 1)^2 - (x^2 + 2x + 1)").report).replace("\n", "\n  "))

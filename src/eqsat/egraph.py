@@ -28,7 +28,6 @@ MAX_VARIABLE_BITS = 62
 NUMBER_COST = 5
 _BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}
 _CONSTRUCTORS = frozenset({"Num", "Sym", *_BY_CONSTRUCTOR})
-SCALAR_ONLY, TENSOR_SAFE = "__scalar", "__tensor"  # the twins of rules that drop a variable
 _ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Neg",
                      "nonzero": "NonZero", "integer": "IsInt"}
 
@@ -102,7 +101,13 @@ def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
 
 
 class Engine:
-    """A rule library compiled once into an e-graph; each query runs inside push/pop."""
+    """A rule library compiled once into an e-graph; each query runs inside push/pop.
+
+    Two e-graphs, each compiled on first use: one for scalar queries (the rules as written,
+    no shape analysis), one for tensor queries (every rule; a rule that drops a variable
+    needs it scalar, see rules.compile.dropped; the shape analysis). Scalar queries pay
+    nothing for tensors: egglog's push/pop grows with the rules compiled.
+    """
 
     def __init__(self, rules: Iterable[str | Path] = (), *, library: bool = True) -> None:
         loaded = RuleFile()
@@ -116,10 +121,16 @@ class Engine:
         self._rule_names: dict[str, set[str]] = {}
         for rule in loaded.rules:
             self._rule_names.setdefault(rule.ruleset, set()).add(rule.name)
-        self._egraph = bindings.EGraph()
+        self._graphs: dict[bool, bindings.EGraph] = {}
         self._combined: dict[tuple[str, ...], str] = {}
         self._busy = False
         self._asks_free_vars = {r.ruleset for r in loaded.rules if needs_free_vars([r])}
+        self._graph(tensor=False)  # a broken rule file fails here, not in a later query
+
+    def _graph(self, tensor: bool) -> bindings.EGraph:
+        """The compiled e-graph for scalar or for tensor queries."""
+        if tensor in self._graphs:
+            return self._graphs[tensor]
         free_vars = bool(self._asks_free_vars)
         variants = [bindings.Variant(t.SPAN, "Num", ["BigRat"], NUMBER_COST),
                     bindings.Variant(t.SPAN, "Sym", ["String"], SYMBOL_COST)]
@@ -127,19 +138,20 @@ class Engine:
                      for spec in ROWS]
         commands: list[object] = [bindings.Datatype(t.SPAN, t.SORT, variants)]
         commands += analysis.declarations(free_vars)
-        commands += shape_analysis.declarations()
-        commands += [bindings.AddRuleset(t.SPAN, name + part) for name in self._rule_names
-                     for part in ("", SCALAR_ONLY, TENSOR_SAFE)]
-        commands += analysis.rules(free_vars) + shape_analysis.rules()
-        for rule in loaded.rules:  # a rule that drops a variable gets a tensor-safe twin
-            scalar = dropped(rule)
-            if not scalar:
-                commands.append(rewrite_command(rule, rule.ruleset))
-                continue
-            commands.append(rewrite_command(rule, rule.ruleset + SCALAR_ONLY))
-            commands.append(rewrite_command(rule, rule.ruleset + TENSOR_SAFE, scalar,
-                                            TENSOR_SAFE))
-        _run(self._egraph, *commands)
+        if tensor:
+            commands += shape_analysis.declarations()
+        commands += [bindings.AddRuleset(t.SPAN, name) for name in self._rule_names]
+        commands += analysis.rules(free_vars)
+        if tensor:
+            commands += shape_analysis.rules()
+            commands += [rewrite_command(rule, dropped(rule)) for rule in self.rules.rules]
+        else:  # a rule about tensors could never match a scalar query
+            commands += [rewrite_command(rule) for rule in self.rules.rules
+                         if not rule.about_tensors]
+        egraph = bindings.EGraph()
+        _run(egraph, *commands)
+        self._graphs[tensor] = egraph
+        return egraph
 
     @property
     def rulesets(self) -> list[str]:
@@ -149,48 +161,49 @@ class Engine:
         """The names of the rules in these rulesets."""
         return set().union(*(self._rule_names.get(n, set()) for n in rulesets))
 
-    def _ruleset(self, names: Sequence[str], tensor: bool = False) -> str:
-        """One egglog ruleset running these: each with its twins for scalar queries, or
-        the tensor-safe ones (see rules.compile.dropped)."""
+    def _ruleset(self, egraph: bindings.EGraph, names: Sequence[str]) -> str:
         unknown = [n for n in names if n not in self._rule_names]
         if unknown:
             raise EqsatError(f"unknown ruleset(s) {unknown}; loaded: {self.rulesets}")
-        part = TENSOR_SAFE if tensor else SCALAR_ONLY
-        key = tuple(sorted({n + suffix for n in names for suffix in ("", part)}))
+        key = tuple(sorted(set(names)))
+        if len(key) == 1:
+            return key[0]
         if key not in self._combined:
             name = "combined_" + "_".join(key)
-            _run(self._egraph, bindings.UnstableCombinedRuleset(t.SPAN, name, list(key)))
+            _run(egraph, bindings.UnstableCombinedRuleset(t.SPAN, name, list(key)))
             self._combined[key] = name
         return self._combined[key]
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """A scratch e-graph over the compiled rules, discarded on exit."""
+    def session(self, tensor: bool = False) -> Iterator[Session]:
+        """A scratch e-graph over the compiled rules, discarded on exit; tensor: for
+        expressions with shapes (see shape.is_tensor)."""
         if self._busy:
             raise EqsatError("this Engine is already running a query")
+        egraph = self._graph(tensor)
         self._busy = True
-        _run(self._egraph, bindings.Push(1))
-        session = Session(self)
+        _run(egraph, bindings.Push(1))
+        session = Session(self, egraph, tensor)
         try:
             yield session
         finally:
             session.closed = True
             self._busy = False
             self._combined.clear()  # combined rulesets made in the session go with its pop
-            _run(self._egraph, bindings.Pop(t.SPAN, 1))
+            _run(egraph, bindings.Pop(t.SPAN, 1))
 
 
 class Session:
     """Terms added to one scratch e-graph, saturated, and read back."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, egraph: bindings.EGraph, tensor: bool) -> None:
         self.engine = engine
-        self.egraph = engine._egraph
+        self.egraph = egraph
+        self.tensor = tensor  # whether shapes matter: then the shape analysis runs
         self.closed = False
         self._names: dict[Expr, str] = {}
         self._symbols: dict[str, Expr] = {}
         self._bits: dict[str, int] = {}
-        self.tensor = False  # whether shapes matter: then the shape analysis runs
         self._shapes = ShapeTable()
 
     def add(self, expr: Expr) -> str:
@@ -198,8 +211,10 @@ class Session:
         expression's shapes are checked first (ShapeError)."""
         self._check_open()
         commands: list[object] = []
-        if is_tensor(expr):
-            commands += self._track_shapes(expr)
+        if self.tensor:
+            commands += self._shapes.add(shape_of(node) for node in postorder(expr))
+        elif is_tensor(expr):
+            raise EqsatError(f"{expr} has tensors: it needs a session opened with tensor=True")
         for node in postorder(expr):
             if node in self._names:
                 continue
@@ -220,15 +235,6 @@ class Session:
                     commands.append(shape_fact(name, self._shapes.id_of(node.shape)))
         _run(self.egraph, *commands)
         return self._names[expr]
-
-    def _track_shapes(self, expr: Expr) -> list[object]:
-        """Start the shape analysis (for symbols added before, too) and extend its table."""
-        commands = self._shapes.add(shape_of(node) for node in postorder(expr))
-        if not self.tensor:
-            self.tensor = True
-            commands += [shape_fact(name, self._shapes.id_of(node.shape))
-                         for node, name in self._names.items() if node.is_symbol]
-        return commands
 
     def _assume(self, node: Expr) -> None:
         held = self._symbols.setdefault(node.name, node)
@@ -261,7 +267,7 @@ class Session:
         limit; a chunk that grows nothing doubles the limit for the next.
         """
         self._check_open()
-        ruleset = self.engine._ruleset(rulesets, self.tensor)
+        ruleset = self.engine._ruleset(self.egraph, rulesets)
         expected = self.engine.rule_names(rulesets)
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
@@ -288,7 +294,6 @@ class Session:
                                                             schedule))[0].report
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
-                name = name.removesuffix(TENSOR_SAFE)
                 if name in expected:
                     report.rule_matches[name] = report.rule_matches.get(name, 0) + count
             report.nodes, contradiction = self._sizes()
@@ -332,17 +337,14 @@ class Session:
         descend into subterms (as diff's do) would follow such cycles without end.
         """
         self._check_open()
-        ruleset = self.engine._ruleset(rulesets, self.tensor)
+        ruleset = self.engine._ruleset(self.egraph, rulesets)
         analyse = self._analyses(rulesets, folding=False)
         step = t.call("saturate", t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse))
         start = time.perf_counter()
         output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [step]))[0]
         expected = self.engine.rule_names(rulesets)
-        matches: dict[str, int] = {}
-        for name, count in output.report.num_matches_per_rule.items():
-            name = name.removesuffix(TENSOR_SAFE)
-            if name in expected:
-                matches[name] = matches.get(name, 0) + count
+        matches = {name: count for name, count in output.report.num_matches_per_rule.items()
+                   if name in expected}
         nodes = self.node_count()
         return RunReport("saturated", len(output.report.iterations), nodes,
                          time.perf_counter() - start, matches, [nodes])

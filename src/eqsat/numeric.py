@@ -56,8 +56,10 @@ def logsumexp(x: Any, axis: int | None = None) -> Any:
 def softmax(x: Any, axis: int | None = None) -> Any:
     """exp(x) / sum(exp(x)) over an axis (None: all), shifted by the largest element."""
     x = np.asarray(x)
-    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+    shifted = np.asarray(x - np.max(x, axis=axis, keepdims=True))  # new: updated in place
+    np.exp(shifted, out=shifted)
+    shifted /= np.sum(shifted, axis=axis, keepdims=True)
+    return shifted
 
 
 def log_softmax(x: Any, axis: int | None = None) -> Any:

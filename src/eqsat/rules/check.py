@@ -149,7 +149,7 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
     mpmath's numerical differentiation. A rule about solve(...) is checked at points where
     its left equation holds: there its right equation must hold too.
     """
-    if is_tensor_rule(rule):
+    if rule.about_tensors:
         return check_tensor_rule(rule, points, needed)
     rng = random.Random(zlib.crc32(rule.name.encode()))
     integers = {g.subject for g in rule.guards if g.kind == "is integer"}
@@ -192,4 +192,4 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
     return Verdict(rule, tested)
 
 
-from .check_tensor import check_tensor_rule, is_tensor_rule  # noqa: E402 (builds on this module)
+from .check_tensor import check_tensor_rule  # noqa: E402 (it builds on this module)

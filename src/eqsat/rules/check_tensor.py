@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..expr import Expr, number, postorder, shaped_symbol, symbol
 from ..numeric import evaluate
-from ..shape import ALL_AXES, AXIS_OPS, Shape, is_tensor, shape_of, show
+from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
 from .check import Verdict, _smooth_function
 from .guards import GUARDS, SHAPE_GUARDS
 from .model import Guard, Rule
@@ -26,13 +26,6 @@ STEP = 1e-6  # relative step of the central differences
 IDENTITY_TOLERANCE = 1e-9
 GRADIENT_TOLERANCE = 1e-5  # central differences in float64 are good to about 1e-9 here
 ENOUGH = 40  # points that fit: evidence enough for one rule (each costs many evaluations)
-
-
-def is_tensor_rule(rule: Rule) -> bool:
-    """Whether a rule is about tensors: tensor ops, gradients or shape guards."""
-    return any(is_tensor(side) or any(n.op == "vjp" for n in postorder(side))
-               for side in (rule.lhs, rule.rhs)) or \
-        any(g.kind in SHAPE_GUARDS for g in rule.guards)
 
 
 def check_tensor_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:

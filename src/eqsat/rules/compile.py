@@ -79,13 +79,11 @@ def needs_free_vars(rules: list[Rule]) -> bool:
     return any(g.kind in ("free of", "depends on") for rule in rules for g in rule.guards)
 
 
-def rewrite_command(rule: Rule, ruleset: str, scalar: Sequence[Expr] = (),
-                    suffix: str = "") -> object:
-    """The egglog command for one directed rule, named as the rule (plus suffix), in that
-    ruleset; `scalar`: variables it needs scalar."""
+def rewrite_command(rule: Rule, scalar: Sequence[Expr] = ()) -> object:
+    """The egglog command for one directed rule, named as the rule; `scalar`: variables it
+    needs scalar (in a tensor e-graph)."""
     span = bindings.RustSpan(rule.origin.path, rule.origin.line, rule.origin.column)
     conditions = [c for i, g in enumerate(rule.guards) for c in _conditions(g, i)]
     conditions += [t.equal(t.call(SHAPE_OF, pattern(v)), t.integer(0)) for v in scalar]
-    rewrite = bindings.Rewrite(span, pattern(rule.lhs), pattern(rule.rhs), conditions,
-                               rule.name + suffix)
-    return bindings.RewriteCommand(ruleset, rewrite, False)
+    rewrite = bindings.Rewrite(span, pattern(rule.lhs), pattern(rule.rhs), conditions, rule.name)
+    return bindings.RewriteCommand(rule.ruleset, rewrite, False)

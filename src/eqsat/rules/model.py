@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import Expr
+from ..expr import Expr, postorder
+from ..shape import is_tensor
+from .guards import SHAPE_GUARDS
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,13 @@ class Rule:
 
     def variables(self) -> frozenset[Expr]:
         return self.lhs.free_symbols()
+
+    @property
+    def about_tensors(self) -> bool:
+        """Whether it is about tensors: tensor ops, gradients (vjp) or shape guards."""
+        return any(is_tensor(side) or any(n.op == "vjp" for n in postorder(side))
+                   for side in (self.lhs, self.rhs)) or \
+            any(g.kind in SHAPE_GUARDS for g in self.guards)
 
 
 @dataclass(frozen=True)
