@@ -352,3 +352,13 @@ def test_command_line_shapes_and_gradients() -> None:
     assert scalar_only.returncode == 2 and "eqsat grad" in scalar_only.stderr
     malformed = run_cli("simplify", "A", "--shape", "A")
     assert malformed.returncode == 2 and "--shape takes NAME=DIM" in malformed.stderr
+
+
+def test_every_value_op_has_a_gradient_rule() -> None:
+    engine = eqsat.engine()
+    covered = {rule.lhs.args[0].op for rule in engine.rules.rules
+               if rule.ruleset == "grad" and rule.lhs.op == "vjp"}
+    internal = {"expand", "sum_to"}  # the gradient's own bookkeeping: no gradients of gradients
+    missing = [name for name, op in eqsat.OPS.items()
+               if op.is_value and op.arity > 0 and name not in covered | internal]
+    assert missing == []
