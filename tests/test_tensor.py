@@ -362,3 +362,17 @@ def test_every_value_op_has_a_gradient_rule() -> None:
     missing = [name for name, op in eqsat.OPS.items()
                if op.is_value and op.arity > 0 and name not in covered | internal]
     assert missing == []
+
+
+def test_values_and_declarations_must_agree() -> None:
+    x, y = tensor("x", ("n",)), tensor("y", ("n",))
+    with pytest.raises(eqsat.EvaluationError, match=r"value has shape \(4,\) \(with n = 3\)"):
+        eqsat.evaluate(x + y, x=np.ones(3), y=np.ones(4))
+    with pytest.raises(eqsat.EvaluationError, match=r"declared with shape \(2, 3\)"):
+        eqsat.evaluate(eqsat.sum(tensor("P", (2, 3))), P=np.ones((2, 2)))
+    with pytest.raises(ShapeError, match="shapes= says"):
+        eqsat.simplify(eqsat.sum(tensor("P", (2, 3))), shapes={"P": (3,)})
+    with pytest.raises(ShapeError, match="solve takes scalar equations"):
+        eqsat.solve(eqsat.sum(x))
+    with pytest.raises(eqsat.EqsatError, match="error_bits measures scalar expressions"):
+        eqsat.error_bits(eqsat.sum(x))

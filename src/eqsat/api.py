@@ -81,6 +81,12 @@ def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None =
     known = _declared(assume, shapes)
     if isinstance(value, Expr):
         found = value.subs({Expr("sym", (), s.name): s for s in known}) if known else value
+        for declared in known:
+            clash = [s for s in found.free_symbols()
+                     if s.name == declared.name and s.shape != declared.shape]
+            if clash and shapes and declared.name in shapes:
+                raise ShapeError(f"{declared.name} has shape {clash[0].shape} in the "
+                                 f"expression, and shapes= says {declared.shape}")
     else:
         found = parse(value, known)
     if is_tensor(found):
@@ -314,6 +320,8 @@ def solve(equations: ExprInput | Sequence[ExprInput],
         raise EqsatError("solve needs at least one equation")
     parsed = [to_expr(e, assume) for e in given]
     for number_, equation in enumerate(parsed, 1):
+        if is_tensor(equation):
+            raise ShapeError(f"equation {number_} has tensors: solve takes scalar equations")
         if equation.op in COMPARISONS - {"eq"}:
             raise EqsatError(f"equation {number_} is the comparison {equation}: solve takes "
                              "equations (lhs = rhs, lhs == rhs, or e meaning e = 0)")

@@ -103,6 +103,7 @@ def numpy_function(name: str) -> Callable[..., Any]:
 def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
     """Evaluate with NumPy; `values` maps symbol names to numbers or arrays."""
     done: dict[Expr, Any] = {}
+    sizes: dict[str, int] = {}  # what each named dimension is in the values given
     with np.errstate(all="ignore"):
         for node in postorder(expr):
             if node.is_symbol:
@@ -110,6 +111,8 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
                     raise EvaluationError(f"no value given for symbol {node.name!r}")
                 given = values[node.name]
                 arr = np.asarray(given)
+                if node.shape:
+                    _check_declared(node, arr.shape, sizes)
                 done[node] = arr if arr.dtype.kind == "f" else arr.astype(np.float64)
             elif node.is_number:
                 done[node] = float(node.number)
@@ -122,6 +125,20 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
             else:
                 done[node] = numpy_function(node.op)(*(done[a] for a in node.args))
     return done[expr]
+
+
+def _check_declared(symbol: Expr, shape: tuple[int, ...], sizes: dict[str, int]) -> None:
+    """A tensor's value has its declared shape; a named dimension is one size throughout."""
+    fits = len(shape) == len(symbol.shape)
+    for declared, size in zip(symbol.shape, shape, strict=False):
+        if isinstance(declared, str):
+            fits = fits and sizes.setdefault(declared, size) == size
+        else:
+            fits = fits and declared == size
+    if not fits:
+        named = ", ".join(f"{k} = {v}" for k, v in sizes.items())
+        raise EvaluationError(f"{symbol.name} is declared with shape {symbol.shape}, and its "
+                              f"value has shape {shape}" + (f" (with {named})" if named else ""))
 
 
 def _tensor_value(op: str, args: list[Any]) -> Any:

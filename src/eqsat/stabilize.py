@@ -50,6 +50,8 @@ def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
     the true value is finite. domain: {"x": (low, high)}, a precondition such as
     "0 < x < 1 and y > 2", or None for every float bit pattern."""
     start = to_expr(expr)
+    if is_tensor(start):
+        raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
     return mean_bits(start, sample(start, domain, points, dtype, seed))
 
 
