@@ -86,16 +86,16 @@ def test_source_snapshot() -> None:
     x = _as_float(x)
     y = _as_float(y)
     _s0 = np.broadcast(x, y)
-    t0 = np.empty(x.shape, np.result_type(x))
-    np.expm1(x, out=t0)  # expm1(x)
-    t1 = np.empty(x.shape, np.result_type(x))
-    np.sin(x, out=t1)  # sin(x)
-    t2 = np.empty(_s0.shape, np.result_type(x, y))
-    np.multiply(t1, y, out=t2)  # sin(x)*y
-    t3 = np.empty(_s0.shape, np.result_type(x, y))
-    np.add(t0, t2, out=t3)  # expm1(x) + sin(x)*y
-    np.multiply(t1, t2, out=t2)  # sin(x)*(sin(x)*y)
-    return t3, t2
+    _t0 = np.empty(x.shape, np.result_type(x))
+    np.expm1(x, out=_t0)  # expm1(x)
+    _t1 = np.empty(x.shape, np.result_type(x))
+    np.sin(x, out=_t1)  # sin(x)
+    _t2 = np.empty(_s0.shape, np.result_type(x, y))
+    np.multiply(_t1, y, out=_t2)  # sin(x)*y
+    _t3 = np.empty(_s0.shape, np.result_type(x, y))
+    np.add(_t0, _t2, out=_t3)  # expm1(x) + sin(x)*y
+    np.multiply(_t1, _t2, out=_t2)  # sin(x)*(sin(x)*y)
+    return _t3, _t2
 '''
 
 
@@ -149,7 +149,7 @@ def test_cli_compile_prints_or_writes_the_module(tmp_path: Path) -> None:
                "stabilize"]
     printed = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert printed.returncode == 0, printed.stderr
-    assert "np.expm1(x, out=t0)" in printed.stdout
+    assert "np.expm1(x, out=_t0)" in printed.stdout
     target = tmp_path / "k.py"
     written = subprocess.run([*command, "-o", str(target)], capture_output=True, text=True,
                              timeout=120)

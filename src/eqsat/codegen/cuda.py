@@ -12,6 +12,7 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder
 from ..ops import COMPARISONS, OPS
+from .numpy import MODULE_NAMES, check_python_names
 
 C_TYPES = {"float32": "float", "float64": "double"}
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
@@ -48,10 +49,16 @@ def _literal(value: float, dtype: str) -> str:
     return f"{text}f" if dtype == "float32" else text
 
 
+# what the launcher modules define besides the arguments
+LAUNCHER_NAMES = MODULE_NAMES | {"cp", "SOURCE", "DTYPE", "ARGS", "OUTPUTS", "BLOCK", "FOLD"}
+
+
 def _check_names(args: Sequence[str], name: str) -> None:
+    check_python_names(args, LAUNCHER_NAMES)
     for arg in [*args, name]:
         if not arg.isidentifier() or keyword.iskeyword(arg) or arg.startswith("_") or \
-                arg in _RESERVED or re.fullmatch(r"out\d+|.*_step|.*_body", arg):
+                arg.startswith("eqsat_") or arg in _RESERVED or \
+                re.fullmatch(r"out\d+|.*_step|.*_body", arg):
             raise EqsatError(f"name {arg!r} is not usable in CUDA C (an identifier that is "
                              "not a keyword, does not start with _ and is not a math function)")
 
@@ -114,7 +121,7 @@ def device_body(outputs: Sequence[Expr], args: Sequence[str], name: str,
         elif not node.free_symbols():
             names[node] = _literal(float(numeric.evaluate(node, {})), dtype)
         else:
-            names[node] = f"t{len(body)}"
+            names[node] = f"_t{len(body)}"
             text = _expression(node, [names[a] for a in node.args], dtype, suffix)
             if node.op in _HELPERS:
                 helpers.add(node.op)

@@ -20,7 +20,7 @@ from .cuda import (
     header,
     reduction_kernel,
 )
-from .numpy import computed_nodes, dimension_names, shape_text
+from .numpy import computed_nodes, dimension_names, literal, shape_text
 
 BLOCK = 256
 FUSED = {"sum": "sum", "mean": "sum", "prod": "prod", "amax": "amax", "amin": "amin"}
@@ -41,7 +41,7 @@ class _Program:
     count: int = 0  # kernels made
 
     def temporary(self, text: str, node: Expr) -> str:
-        target = f"t{len(self.lines)}"
+        target = f"_t{len(self.lines)}"
         self.lines.append(f"    {target} = {text}  # {_shown(node)}")
         return target
 
@@ -67,7 +67,7 @@ class _Program:
         if node.is_symbol:
             return node.name
         if not node.free_symbols():
-            return repr(float(numeric.evaluate(node, {})))
+            return literal(numeric.evaluate(node, {}))
         expr, names, launcher = self.region(node)
         kernel = self.kernel_name()
         body, helpers = device_body([expr], names, kernel, self.dtype)

@@ -45,13 +45,13 @@ class _Buffers:
         if pool:
             return pool.pop(), True
         self.count += 1
-        return f"t{self.count - 1}", False
+        return f"_t{self.count - 1}", False
 
     def give(self, key: tuple[frozenset[str], str], name: str) -> None:
         self.free.setdefault(key, []).append(name)
 
 
-def _literal(value: object) -> str:
+def literal(value: object) -> str:
     text = repr(float(value))  # type: ignore[arg-type]
     return text if text not in ("inf", "-inf", "nan") else f"float({text!r})"
 
@@ -65,9 +65,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     on the same inputs has their broadcast shape and dtype, so a temporary whose value is
     dead is written again with out=. Nodes free of the inputs are folded into literals.
     """
-    for arg in args:
-        if not arg.isidentifier() or keyword.iskeyword(arg) or arg.startswith("_"):
-            raise EqsatError(f"argument name {arg!r} is not a plain Python identifier")
+    check_python_names(args, MODULE_NAMES)
     missing = sorted({s.name for e in outputs for s in e.free_symbols()} - set(args))
     if missing:
         raise EqsatError(f"the expression uses {', '.join(missing)}, not among the "
@@ -109,10 +107,10 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
         arguments = [names.get(a, "") for a in node.args]
         for child in set(node.args):  # dead after this node: its buffer is free again
             if last.get(child) == index and child not in outputs_set and \
-                    child in elementwise and names.get(child, "").startswith("t"):
+                    child in elementwise and names.get(child, "").startswith("_t"):
                 buffers.give((inputs[child], kinds[child]), names[child])
         if node not in elementwise:  # its shape is not its inputs' broadcast one
-            names[node] = f"t{buffers.count}"
+            names[node] = f"_t{buffers.count}"
             buffers.count += 1
             lines.append(f"    {names[node]} = {_tensor_call(node, arguments, dims)}"
                          f"  # {_shown(node)}")
@@ -158,6 +156,25 @@ _AS_FLOAT = '''def _as_float(value, dtype=None):
         return array.astype(dtype, copy=False)
     return array if array.dtype.kind == "f" else array.astype(np.float64)
 '''
+
+
+# the names the generated module defines or uses besides the arguments; its own temporaries
+# start with "_", which no argument may
+MODULE_NAMES = frozenset({"np", "math", "float"}) | {op.numpy for op in OPS.values() if op.numpy and
+                                            not op.numpy.startswith("np.")} | {
+    "expand", "sum_to", "logsumexp", "softmax", "log_softmax"}
+
+
+def check_python_names(args: Sequence[str], reserved: frozenset[str]) -> None:
+    """Argument names that are plain identifiers and shadow nothing the generated module
+    needs: not a keyword, no leading underscore, not one of `reserved`."""
+    for arg in args:
+        if not isinstance(arg, str) or not arg.isidentifier() or keyword.iskeyword(arg) or \
+                arg.startswith("_"):
+            raise EqsatError(f"argument name {arg!r} is not a plain Python identifier")
+        if arg in reserved:
+            raise EqsatError(f"argument name {arg!r} would hide a name the generated code "
+                             "uses: rename the symbol")
 
 
 def computed_nodes(outputs: Sequence[Expr]) -> list[Expr]:
@@ -257,7 +274,7 @@ def _dtype_of(members: frozenset[str]) -> str:
 
 def _constant(node: Expr) -> str:
     value = numeric.evaluate(node, {})
-    return _literal(value)
+    return literal(value)
 
 
 def _print_pow(node: Expr, arguments: list[str]) -> str:
