@@ -7,7 +7,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .api import check_rules, diff_report, grad, prove_equal, simplify_report, solve, to_expr
+from .api import (
+    check_rules,
+    diff_report,
+    engine,
+    grad,
+    prove_equal,
+    simplify_report,
+    solve,
+    to_expr,
+)
 from .compiler import compile
 from .egraph import Limits
 from .errors import EqsatError
@@ -48,6 +57,12 @@ def _sizes(pairs: Sequence[str]) -> dict[str, int]:
             raise EqsatError(f"--size takes NAME=INTEGER, such as n=1000, not {pair!r}")
         found[name.strip()] = int(size)
     return found
+
+
+def _trusted(args: argparse.Namespace) -> None:
+    """With --trust, the rule files load even where the soundness check fails."""
+    if getattr(args, "trust", False):
+        engine(args.rules, trust=True)
 
 
 def _limits(args: argparse.Namespace) -> Limits:
@@ -205,6 +220,8 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
                          help="a tensor: A=n,m (sizes are names or integers; repeatable)")
     command.add_argument("--size", action="append", default=[], metavar="DIM=N",
                          help="a named dimension's representative size for the costs")
+    command.add_argument("--trust", action="store_true", help="load --rules files even if "
+                         "some rule fails the numeric soundness check")
     command.add_argument("--report", action="store_true", help="print the run report")
     command.add_argument("--timeout", type=float, help="seconds for the whole run")
     command.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
@@ -286,12 +303,22 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit status 0, 2 for bad input (one line on stderr), 1 for an internal error (one
+    line too: a bug to report), 130 when interrupted; never a traceback."""
     args = parser().parse_args(argv)
     try:
+        _trusted(args)
         code: int = args.run(args)
     except EqsatError as error:
         print(f"eqsat: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("eqsat: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # a bug: say so in one line, without a traceback
+        print(f"eqsat: internal error ({type(error).__name__}: {error}); please report it "
+              "with the command line", file=sys.stderr)
+        return 1
     return code
 
 

@@ -14,15 +14,19 @@ from egglog import bindings
 
 from . import analysis, shape_analysis
 from . import egglog_terms as t
-from .errors import EqsatError
+from .errors import EqsatError, RuleError
 from .expr import Expr, make, number, postorder
 from .ops import ROWS
 from .rules import RuleFile, library_paths, load_rules
+from .rules.check import check_rule
 from .rules.compile import dropped, needs_free_vars, rewrite_command
 from .rules.loader import check_unique
+from .rules.model import Rule
 from .shape import is_tensor, shape_of
 from .shape_analysis import ShapeTable, shape_fact
 
+STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (steps grow)
+SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
 SYMBOL_COST = 10
 MAX_VARIABLE_BITS = 62
 NUMBER_COST = 5
@@ -100,6 +104,19 @@ def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
         raise EqsatError(f"e-graph engine failure: {error}") from None
 
 
+CHECK_POINTS = 200  # sampled points per user rule when an Engine loads it
+
+
+def _refuse_unsound(rules: Sequence[Rule]) -> None:
+    """A RuleError naming every rule the numeric check finds unsound or cannot check."""
+    verdicts = [check_rule(rule, CHECK_POINTS) for rule in rules]
+    failed = [verdict for verdict in verdicts if not verdict.sound]
+    if failed:
+        listed = "\n".join(f"  {verdict}" for verdict in failed)
+        raise RuleError(f"{len(failed)} rule(s) failed the soundness check:\n{listed}\n"
+                        "fix them, or load them anyway with trust=True (eqsat --trust)")
+
+
 class Engine:
     """A rule library compiled once into an e-graph; each query runs inside push/pop.
 
@@ -109,13 +126,20 @@ class Engine:
     nothing for tensors: egglog's push/pop grows with the rules compiled.
     """
 
-    def __init__(self, rules: Iterable[str | Path] = (), *, library: bool = True) -> None:
+    def __init__(self, rules: Iterable[str | Path] = (), *, library: bool = True,
+                 trust: bool = False) -> None:
+        """Compile the shipped library (unless library=False) and these rule files. Each
+        rule of these files is checked numerically first (the library's are checked by the
+        test suite): a RuleError lists those that fail, unless trust=True."""
         loaded = RuleFile()
         if library:  # a shipped file named again is not loaded twice
             shipped = library_paths()
             loaded.extend(load_rules(shipped))
             rules = [r for r in rules if Path(r).resolve() not in {p.resolve() for p in shipped}]
-        loaded.extend(load_rules(rules))
+        mine = load_rules(rules)
+        if not trust:
+            _refuse_unsound(mine.rules)
+        loaded.extend(mine)
         check_unique(loaded.rules)
         self.rules = loaded
         self._rule_names: dict[str, set[str]] = {}
@@ -290,8 +314,10 @@ class Session:
                 step = t.call("seq", t.call("run-with", t.var("bo"), t.var(ruleset)), analyse)
                 schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
                             t.call("repeat", t.integer(steps), step)]
+            began = time.perf_counter()
             output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",
                                                             schedule))[0].report
+            last_step = time.perf_counter() - began
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
                 if name in expected:
@@ -305,10 +331,14 @@ class Session:
             if not output.updated:  # held-back rules count as updates, so this is a fixpoint
                 report.stop_reason = "saturated"
                 break
-            if report.nodes >= node_limit:
+            # stop before a step that would likely go past a limit: the next grows the
+            # e-graph and takes time about as the last did, and what follows a run
+            # (extraction, discarding the e-graph) takes time in proportion to its size
+            if report.nodes + max(report.nodes - before, 0) > node_limit:
                 report.stop_reason = "nodes"
                 break
-            if report.seconds >= limits.seconds:
+            ahead = last_step * STEP_GROWTH + report.nodes * SECONDS_PER_NODE_AFTER
+            if report.seconds + ahead >= limits.seconds:
                 report.stop_reason = "time"
                 break
             if steps > 1 and report.nodes == before:

@@ -40,5 +40,10 @@ class ShapeError(EqsatError):
     """Tensor shapes that do not fit an operation."""
 
 
+class ShapeParseError(ParseError, ShapeError):
+    """Text whose shapes do not fit, with the position of the op: both a ParseError and a
+    ShapeError."""
+
+
 class LimitError(EqsatError):
     """A resource limit (size, depth, numbers) that an input goes past."""

@@ -18,7 +18,7 @@ from lark.exceptions import (
     VisitError,
 )
 
-from .errors import EqsatError, ParseError, ShapeError
+from .errors import EqsatError, ParseError, ShapeError, ShapeParseError
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, lookup
 from .shape import AXIS_OPS, shape_of, with_axis
@@ -78,16 +78,22 @@ class _Axis:
 class _Builder(Transformer_NonRecursive[Token, Any]):
     """Parse tree -> Expr. Names resolve to constants, known symbols, or new symbols."""
 
-    def __init__(self, known: dict[str, Expr]) -> None:
+    def __init__(self, known: dict[str, Expr], shapes: bool) -> None:
         super().__init__()
         self.known = known
+        self.shapes = shapes  # check shapes node by node (not in rules: pattern variables)
+
+    def _fitted(self, result: Expr) -> Expr:
+        if self.shapes:
+            shape_of(result)  # a ShapeError here gets the node's position
+        return result
 
     def _operands(self, meta: object, op: str, args: list[Expr]) -> Expr:
         for arg in args:
             if arg.op == "equation":
                 raise _Located(f"an equation cannot be an operand of {op!r}",
                                getattr(meta, "line", 1), getattr(meta, "column", 1))
-        return make(op, *args)
+        return self._fitted(make(op, *args))
 
     def number(self, meta: object, children: list[Token]) -> Expr:
         token = children[0]
@@ -123,12 +129,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
                                "optional axis=k", *where)
             if axes and axes[0].value.is_symbol:  # a pattern variable, in a rule
                 return make(name, *args, axes[0].value)
-            return with_axis(name, args, axes[0].integer() if axes else None)
+            return self._fitted(with_axis(name, args, axes[0].integer() if axes else None))
         if axes:
             raise _Located(f"{token}() takes no axis", axes[0].line, axes[0].column)
         if len(args) != spec.arity:
             raise _Located(f"{token}() takes {spec.arity} argument(s), got {len(args)}", *where)
-        return make(spec.name, *args)
+        return self._fitted(make(spec.name, *args))
 
     def arguments(self, meta: object, children: list[Any]) -> Tree[Any]:
         return Tree("arguments", children)
@@ -208,7 +214,8 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
     where = text if line_offset == 0 else "\n" * line_offset + text
     try:
         tree = grammar().parse(text, start=start)
-        built: Tree[object] | Expr = _Builder({s.name: s for s in known}).transform(tree)
+        builder = _Builder({s.name: s for s in known}, shapes=start == "expression")
+        built: Tree[object] | Expr = builder.transform(tree)
         return built
     except UnexpectedCharacters as error:
         raise ParseError(f"unexpected character {error.char!r}", where,
@@ -222,13 +229,14 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
                          error.line + line_offset, error.column, source) from None
     except VisitError as error:
         cause = error.orig_exc
-        if isinstance(cause, _Located):
-            raise ParseError(str(cause), where, cause.line + line_offset, cause.column,
-                             source) from None
+        meta = getattr(error.obj, "meta", None)
+        line, column = (cause.line, cause.column) if isinstance(cause, _Located) else \
+            (getattr(meta, "line", 1), getattr(meta, "column", 1))
         if isinstance(cause, ShapeError):
-            raise ShapeError(str(cause)) from None
+            raise ShapeParseError(str(cause), where, line + line_offset, column,
+                                  source) from None
         if isinstance(cause, EqsatError):
-            raise ParseError(str(cause), where, 1 + line_offset, 1, source) from None
+            raise ParseError(str(cause), where, line + line_offset, column, source) from None
         raise
 
 
@@ -240,5 +248,4 @@ def parse(text: str | Expr, symbols: Iterable[Expr] = ()) -> Expr:
         raise ParseError("empty expression", text, 1, 1)
     result = parse_with(text, "expression", symbols)
     assert isinstance(result, Expr)
-    shape_of(result)  # a tensor expression whose shapes do not fit is a ShapeError
     return result
