@@ -25,6 +25,7 @@ from .rules.model import Rule
 from .shape import is_tensor, shape_of
 from .shape_analysis import ShapeTable, shape_fact
 
+NODE_SLACK = 1.1  # a step that leaves more than this times the node limit is undone
 STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (steps grow)
 SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
 SYMBOL_COST = 10
@@ -48,6 +49,16 @@ class Limits:
     match_limit: int = 500  # past it, a rule matching more in one iteration is held back
     ban_length: int = 2
     chunk: int = 2  # iterations per back-off command
+
+    def __post_init__(self) -> None:
+        counts = {"iterations": self.iterations, "nodes": self.nodes,
+                  "nodes_per_input": self.nodes_per_input, "match_limit": self.match_limit,
+                  "chunk": self.chunk}
+        for name, value in counts.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")
+        if not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
+            raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
 
 
 @dataclass
@@ -214,7 +225,7 @@ class Engine:
             session.closed = True
             self._busy = False
             self._combined.clear()  # combined rulesets made in the session go with its pop
-            _run(egraph, bindings.Pop(t.SPAN, 1))
+            _run(egraph, bindings.Pop(t.SPAN, 1 + session._pushes))
 
 
 class Session:
@@ -229,6 +240,7 @@ class Session:
         self._symbols: dict[str, Expr] = {}
         self._bits: dict[str, int] = {}
         self._shapes = ShapeTable()
+        self._pushes = 0  # egglog push levels of its own, popped with the session
 
     def add(self, expr: Expr) -> str:
         """Put a term in the e-graph; returns its handle (a global name). A tensor
@@ -315,9 +327,17 @@ class Session:
                 schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
                             t.call("repeat", t.integer(steps), step)]
             began = time.perf_counter()
+            _run(self.egraph, bindings.Push(1))  # a step past the node limit is undone
+            self._pushes += 1
             output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",
                                                             schedule))[0].report
             last_step = time.perf_counter() - began
+            if self._sizes()[0] > node_limit * NODE_SLACK:
+                _run(self.egraph, bindings.Pop(t.SPAN, 1))
+                self._pushes -= 1
+                report.stop_reason = "nodes"
+                report.seconds = time.perf_counter() - start
+                break
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
                 if name in expected:

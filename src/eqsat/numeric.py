@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import EvaluationError
 from .expr import Expr, postorder
-from .ops import OPS
+from .ops import COMPARISONS, OPS
 from .shape import ALL_AXES, AXISWISE, REDUCTIONS, TENSOR_OPS
 
 _erf = np.frompyfunc(math.erf, 1, 1)
@@ -123,7 +123,11 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
             elif node.op in TENSOR_OPS:
                 done[node] = _tensor_value(node.op, [done[a] for a in node.args])
             else:
-                done[node] = numpy_function(node.op)(*(done[a] for a in node.args))
+                value = numpy_function(node.op)(*(done[a] for a in node.args))
+                if node.op in COMPARISONS:  # 1.0 where true, 0.0 where false
+                    value = np.asarray(value, dtype=np.result_type(
+                        *(done[a] for a in node.args), np.float32))
+                done[node] = value
     return done[expr]
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder
-from ..ops import COMPARISONS, OPS
+from ..ops import OPS
 from ..shape import ALL_AXES, AXIS_OPS, TENSOR_OPS, Shape, shape_of
 
 # ops whose NumPy function is a ufunc that can write into a given buffer with out=
@@ -35,19 +35,20 @@ COSTS: dict[str, float] = {
 
 @dataclass
 class _Buffers:
-    """Temporaries per (input set, kind): a dead one is handed out again."""
+    """Temporaries per input set (their broadcast shape and dtype): a dead one is handed out
+    again."""
 
-    free: dict[tuple[frozenset[str], str], list[str]] = field(default_factory=dict)
+    free: dict[frozenset[str], list[str]] = field(default_factory=dict)
     count: int = 0
 
-    def take(self, key: tuple[frozenset[str], str]) -> tuple[str, bool]:
+    def take(self, key: frozenset[str]) -> tuple[str, bool]:
         pool = self.free.get(key, [])
         if pool:
             return pool.pop(), True
         self.count += 1
         return f"_t{self.count - 1}", False
 
-    def give(self, key: tuple[frozenset[str], str], name: str) -> None:
+    def give(self, key: frozenset[str], name: str) -> None:
         self.free.setdefault(key, []).append(name)
 
 
@@ -77,7 +78,6 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
             last[child] = index
     inputs: dict[Expr, frozenset[str]] = {n: frozenset(s.name for s in n.free_symbols())
                                           for n in order}
-    kinds = {n: "bool" if n.op in COMPARISONS else "float" for n in order}
     helpers = sorted({OPS[n.op].numpy for n in order
                       if n.args and n.free_symbols() and not OPS[n.op].numpy.startswith("np.")})
     elementwise = _elementwise_nodes(order)
@@ -108,20 +108,20 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
         for child in set(node.args):  # dead after this node: its buffer is free again
             if last.get(child) == index and child not in outputs_set and \
                     child in elementwise and names.get(child, "").startswith("_t"):
-                buffers.give((inputs[child], kinds[child]), names[child])
+                buffers.give(inputs[child], names[child])
         if node not in elementwise:  # its shape is not its inputs' broadcast one
             names[node] = f"_t{buffers.count}"
             buffers.count += 1
             lines.append(f"    {names[node]} = {_tensor_call(node, arguments, dims)}"
                          f"  # {_shown(node)}")
             continue
-        target, reused = buffers.take((inputs[node], kinds[node]))
+        target, reused = buffers.take(inputs[node])
         names[node] = target
         call = _call(node, arguments)
         if node.op in _UFUNC_OUT:
             if not reused:
                 shape = _shape_of(inputs[node], shapes)
-                dtype = "bool" if kinds[node] == "bool" else _dtype_of(inputs[node])
+                dtype = _dtype_of(inputs[node])  # comparisons too: 1.0 where true
                 lines.append(f"    {target} = np.empty({shape}, {dtype})")
             lines.append(f"    {call[:-1]}, out={target})  # {_shown(node)}")
         else:

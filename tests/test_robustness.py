@@ -1,0 +1,326 @@
+"""Hostile and careless input at every entry point: fuzzed text and rule files, resource
+bombs under limits, names that try to inject code, unsound rules, and how failures surface.
+(Semantic fuzzing of the results is in test_fuzz_semantics.py.)"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import eqsat
+from eqsat import Expr, ParseError, RuleError
+from eqsat.rules import library_paths, parse_rules
+
+from .conftest import corpus
+
+# --- fuzzed text -------------------------------------------------------------------------------
+TOKENS = ["x", "y", "A", "sin", "exp", "log", "sum", "max", "diff", "solve", "pi", "E", "1",
+          "2.5", "1e3", "0", "+", "-", "*", "/", "^", "**", "@", ".T", "(", ")", ",", "=", "==",
+          "<", ">=", "axis=", " ", "\n", "3x", "$", "'", '"', "\\", "#", "[", "]", "{", "é",
+          "\x00", "if", "=>", "<=>", "free of", ":", "9" * 30]
+
+
+def _parses_or_says_where(text: str) -> None:
+    try:
+        result = eqsat.parse(text)
+    except ParseError as error:
+        assert error.line >= 1 and error.column >= 1, repr(text)
+        assert str(error).splitlines()[0].startswith(f"<input>:{error.line}:{error.column}: ")
+    else:
+        assert isinstance(result, Expr)
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(TOKENS), max_size=40))
+def test_token_soup_parses_or_fails_with_a_position(tokens: list[str]) -> None:
+    _parses_or_says_where("".join(tokens))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.binary(max_size=300))
+def test_random_bytes_parse_or_fail_with_a_position(data: bytes) -> None:
+    _parses_or_says_where(data.decode("utf-8", errors="replace"))
+
+
+LIBRARY_LINES = [line for path in library_paths()
+                 for line in path.read_text().splitlines() if line.strip()]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_rule_files_load_or_fail_with_file_line_and_column(data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.sampled_from(LIBRARY_LINES), min_size=1, max_size=6))
+    text = "\n".join(lines)
+    for _ in range(data.draw(st.integers(0, 4))):  # delete, insert or replace a character
+        where = data.draw(st.integers(0, len(text)))
+        text = text[:where] + data.draw(st.sampled_from(["", "(", ")", "=>", "x", "if", ",",
+                                                          "[", "]", "#", "\n"])) + \
+            text[where + data.draw(st.integers(0, 2)):]
+    try:
+        parse_rules(text, "fuzz.rules")
+    except RuleError as error:
+        assert re.match(r"fuzz\.rules:\d+:\d+: ", str(error)), str(error)
+
+
+def test_size_and_depth_are_bounded() -> None:
+    with pytest.raises(ParseError, match="nested deeper than 200"):
+        eqsat.parse("(" * 201 + "x" + ")" * 201)
+    with pytest.raises(ParseError, match="longer than the limit"):
+        eqsat.parse("x+" * 60_000 + "x")
+    with pytest.raises(ParseError, match="too large to hold exactly"):
+        eqsat.parse("1e5000")
+    with pytest.raises(ParseError, match="too large to hold exactly"):
+        eqsat.parse("9" * 2001)
+    with pytest.raises(RuleError, match="nested deeper"):
+        parse_rules("[s]\nr: " + "(" * 201 + "a" + ")" * 201 + " => a\n")
+
+
+# --- resource bombs ----------------------------------------------------------------------------
+BOMBS = [
+    "10^10^10",
+    "9^9^9^9",
+    "(123456789/987654321)^64 * x",
+    "(x + 1)^1000",
+    "(x + 1)^30*(x - 1)^30 - (x^2 - 1)^30",
+    " + ".join(f"{i}*x^{i % 7}*y" for i in range(500)),
+    "exp(" * 60 + "log(" * 60 + "x" + ")" * 120,
+    "-" * 3000 + "x",
+]
+LIMIT = 2.0  # seconds: small enough for CI, large against the fixed costs of a query
+
+
+@pytest.mark.parametrize("text", BOMBS, ids=lambda t: t[:30])
+def test_bombs_stop_within_the_time_limit_and_say_why(text: str) -> None:
+    eqsat.simplify("x")  # the engine is built once per process, outside any query's limit
+    start = time.perf_counter()
+    result = eqsat.simplify_report(text, limits=eqsat.Limits(seconds=LIMIT))
+    elapsed = time.perf_counter() - start
+    assert elapsed <= LIMIT * 1.1, f"{elapsed:.2f} s for a {LIMIT} s limit"
+    assert result.report.stop_reason in ("saturated", "iterations", "nodes", "time")
+    assert result.report.seconds <= LIMIT * 1.1
+
+
+def test_a_node_limit_is_not_passed_by_more_than_ten_percent() -> None:
+    text = " + ".join(f"(x + {i})^2*exp(y - {i})" for i in range(40))
+    limit = eqsat.Limits(nodes=3000, nodes_per_input=1, seconds=30)
+    report = eqsat.simplify_report(text, limits=limit, rounds=1).report
+    assert report.stop_reason == "nodes"
+    assert max(report.node_history) <= 3000 * 1.1
+
+
+def test_bombs_in_the_other_entry_points() -> None:
+    start = time.perf_counter()
+    assert eqsat.diff("(x + 1)^1000", "x", limits=eqsat.Limits(seconds=LIMIT)) is not None
+    with pytest.raises(eqsat.SolveError):
+        eqsat.solve("x^1000 + sin(x) = 2", "x", limits=eqsat.Limits(seconds=LIMIT))
+    eqsat.stabilize("sin(" * 30 + "x" + ")" * 30, limits=eqsat.Limits(seconds=LIMIT))
+    with pytest.raises(eqsat.EqsatError, match="no sampled point has a finite true value"):
+        eqsat.stabilize("exp(" * 30 + "x" + ")" * 30, limits=eqsat.Limits(seconds=LIMIT))
+    eqsat.compile(BOMBS[5], limits=eqsat.Limits(seconds=LIMIT))
+    assert time.perf_counter() - start < 8 * LIMIT
+
+
+def test_limits_themselves_are_checked() -> None:
+    for bad in [{"seconds": -1.0}, {"nodes": 0}, {"iterations": 0}, {"seconds": float("nan")}]:
+        with pytest.raises(eqsat.EqsatError, match="limit"):
+            eqsat.Limits(**bad)  # type: ignore[arg-type]
+
+
+# --- code injection ------------------------------------------------------------------------------
+HOSTILE = ["__import__('os').system('echo pwned')", 'x); system("id"); (', "import os", "a b",
+           "x\ny", "", "1x", "x.y", "x-y", "os.system"]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_names_never_reach_generated_code(name: str) -> None:
+    with pytest.raises(eqsat.EqsatError):
+        eqsat.symbol(name)
+    with pytest.raises(eqsat.EqsatError):
+        eqsat.compile("x + 1", [name])
+    with pytest.raises(eqsat.EqsatError):
+        eqsat.compile("x + 1", [name], target="cupy")
+    with pytest.raises(eqsat.EqsatError):
+        eqsat.compile("x + 1", name=name)
+
+
+
+@pytest.mark.parametrize("text", HOSTILE[:3])
+def test_hostile_text_is_never_evaluated(text: str) -> None:
+    with pytest.raises(ParseError):
+        eqsat.parse(text)
+
+
+@pytest.mark.parametrize("name", ["np", "math", "float", "t0", "_t0", "cp", "for", "class",
+                                  "int", "double", "expf", "eqsat_v0", "n", "kernel_body"])
+def test_names_that_would_shadow_or_break_generated_code(name: str) -> None:
+    """Rejected where they would hide a name the code uses; else they work as any name."""
+    for target in ("numpy", "cupy"):
+        try:
+            kernel = eqsat.compile("z*2 + 1", ["z", name], target=target, optimize=None)
+        except eqsat.EqsatError:
+            continue
+        if target == "numpy":
+            assert np.allclose(kernel(np.array([1.0, 2.0]), 7.0), [3.0, 5.0])
+
+
+def test_symbol_names_are_data_in_the_e_graph() -> None:
+    """A name that egglog would read as program text stays a plain string literal."""
+    odd = Expr("sym", (), 'x") (panic "boom')  # not constructible through the public API
+    result = eqsat.simplify(odd * 1 + 0)
+    assert result is odd
+
+
+def test_rule_text_is_data() -> None:
+    with pytest.raises(RuleError):
+        parse_rules('[simplify]\nr: a => a") (run 100) ("\n')
+    with pytest.raises(RuleError):
+        parse_rules("[simplify]\nr\"x: a + 0 => a\n")
+    with pytest.raises(RuleError):
+        parse_rules("[sim plify]\nr: a + 0 => a\n")
+
+
+# --- unsound rules -------------------------------------------------------------------------------
+UNSOUND = """\
+[simplify]
+sqrt-square-wrong: sqrt(a^2) => a
+log-product-wrong: log(a * b) => log(a) + log(b)
+"""
+
+
+def test_an_engine_refuses_unsound_rules_unless_trusted(tmp_path: Path) -> None:
+    mine = tmp_path / "unsound.rules"
+    mine.write_text(UNSOUND)
+    with pytest.raises(RuleError) as refused:
+        eqsat.Engine(rules=[mine])
+    message = str(refused.value)
+    assert "2 rule(s) failed" in message and "trust=True" in message
+    assert "sqrt-square-wrong" in message and "log-product-wrong" in message
+    assert "a = -" in message  # a counterexample
+    eqsat.Engine(rules=[mine], trust=True)
+    with pytest.raises(RuleError):
+        eqsat.simplify("sqrt(y^2)", rules=[mine])
+    eqsat.engine([mine], trust=True)  # the functions then find the trusted engine
+    assert str(eqsat.simplify("sqrt(y^2)", rules=[mine])) == "y"
+
+
+def test_the_command_line_refuses_unsound_rules_unless_trusted(tmp_path: Path) -> None:
+    mine = tmp_path / "unsound.rules"
+    mine.write_text(UNSOUND)
+    refused = run_cli("simplify", "sqrt(y^2)", "--rules", str(mine))
+    assert refused.returncode == 2 and "failed the soundness check" in refused.stderr
+    trusted = run_cli("simplify", "sqrt(y^2)", "--rules", str(mine), "--trust")
+    assert trusted.returncode == 0 and trusted.stdout.strip() == "y"
+    checked = run_cli("rules", "check", str(mine))
+    assert checked.returncode == 1 and "FAIL  sqrt-square-wrong" in checked.stdout
+
+
+# --- how failures surface ----------------------------------------------------------------------
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "eqsat.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+BAD_INPUT = [
+    ("simplify", "3x + * 2"),
+    ("simplify", "f(x)"),
+    ("simplify", "sin(x, y)"),
+    ("simplify", "x", "--rules", "/no/such/file.rules"),
+    ("solve", "x^5 + sin(x) = 3", "--for", "x"),
+    ("solve", "x^2 + y^2 = 1", "x*y = 2", "x + y + z = sin(z)", "--for", "x", "y", "z"),
+    ("diff", "x^2", "--wrt", "2"),
+    ("compile", "x = 1"),
+    ("compile", "x + 1", "--args", "y"),
+    ("stabilize", "exp(x) - 1", "--domain", "x=a:b"),
+    ("simplify", "A@A", "--shape", "A=n,m"),
+    ("grad", "A", "--wrt", "A", "--shape", "A=2"),
+    ("simplify", "x", "--assume", "x=happy"),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUT, ids=lambda a: " ".join(a)[:40])
+def test_bad_input_is_one_message_and_exit_2(args: tuple[str, ...]) -> None:
+    done = run_cli(*args)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("eqsat: error: ")
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_an_internal_error_is_one_line_and_exit_1(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from eqsat import cli
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(cli, "simplify_report", broken)
+    assert cli.main(["simplify", "x"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("eqsat: internal error (ZeroDivisionError")
+
+
+# --- the corpora through every entry point ---------------------------------------------------
+def _corpus_inputs() -> list[str]:
+    texts = [str(c["input"]) for c in corpus("sympy_cases.jsonl") if c["kind"] != "solve"]
+    texts += [str(c["input"]) for c in corpus("pytensor_stability.jsonl")
+              if not c.get("vector_op")]
+    texts += [str(c["input"]) for c in corpus("fpbench.jsonl")]
+    return sorted(set(texts))
+
+
+CORPUS_INPUTS = _corpus_inputs()
+
+
+SAMPLED = random.Random(3).sample(CORPUS_INPUTS, min(30, len(CORPUS_INPUTS)))
+
+
+@pytest.mark.parametrize("text", SAMPLED, ids=lambda t: t[:40])
+def test_corpus_inputs_through_every_entry_point(text: str) -> None:
+    """Each either answers or raises an EqsatError: no other exception, no hang."""
+    _through_every_entry_point(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", sorted(set(CORPUS_INPUTS) - set(SAMPLED)),
+                         ids=lambda t: t[:40])
+def test_every_corpus_input_through_every_entry_point(text: str) -> None:
+    _through_every_entry_point(text)
+
+
+def _through_every_entry_point(text: str) -> None:
+    fast = eqsat.Limits(seconds=0.5, nodes=500)
+    for attempt in (
+        lambda: eqsat.simplify(text, limits=fast),
+        lambda: eqsat.diff(text, sorted(s.name for s in eqsat.parse(text).free_symbols())[0],
+                           limits=fast),
+        lambda: eqsat.stabilize(text, limits=fast, points=32),
+        lambda: eqsat.compile(text, limits=fast)(*([np.linspace(0.1, 2, 4)] * len(
+            eqsat.parse(text).free_symbols()))),
+        lambda: eqsat.to_sympy(eqsat.parse(text)),
+        lambda: eqsat.solve(f"{text} = 1", limits=fast),
+    ):
+        with contextlib.suppress(eqsat.EqsatError, IndexError):  # IndexError: no symbol
+            attempt()
+
+
+def test_corpus_solve_cases_answer_or_say_why() -> None:
+    for case in corpus("sympy_cases.jsonl", kind="solve")[:20]:
+        with contextlib.suppress(eqsat.EqsatError):
+            eqsat.solve(str(case["input"]), limits=eqsat.Limits(seconds=1.0))
+
+
+def test_numbers_stay_exact_and_bounded() -> None:
+    assert eqsat.simplify("(123456789/987654321)^2").number == Fraction(123456789,
+                                                                          987654321) ** 2
+    assert str(eqsat.simplify("10^10^10")) == "10^10000000000"
