@@ -116,8 +116,9 @@ def test_a_node_limit_is_not_passed_by_more_than_ten_percent() -> None:
     text = " + ".join(f"(x + {i})^2*exp(y - {i})" for i in range(40))
     limit = eqsat.Limits(nodes=3000, nodes_per_input=1, seconds=30)
     report = eqsat.simplify_report(text, limits=limit, rounds=1).report
-    assert report.stop_reason == "nodes"
-    assert max(report.node_history) <= 3000 * 1.1
+    assert report.node_history[0] < 1000 and max(report.node_history) <= 3000 * 1.1
+    # one step of it would have grown the e-graph 5-fold: undone, then run with fewer matches
+    assert report.stop_reason in ("nodes", "iterations") and len(report.node_history) > 2
 
 
 def test_bombs_in_the_other_entry_points() -> None:
@@ -125,7 +126,10 @@ def test_bombs_in_the_other_entry_points() -> None:
     assert eqsat.diff("(x + 1)^1000", "x", limits=eqsat.Limits(seconds=LIMIT)) is not None
     with pytest.raises(eqsat.SolveError):
         eqsat.solve("x^1000 + sin(x) = 2", "x", limits=eqsat.Limits(seconds=LIMIT))
-    eqsat.stabilize("sin(" * 30 + "x" + ")" * 30, limits=eqsat.Limits(seconds=LIMIT))
+    for text in ["sin(" * 30 + "x" + ")" * 30, "2^x*a^y*2^z*b^w*c^v*a^u*s*b^t"]:
+        began = time.perf_counter()
+        eqsat.stabilize(text, limits=eqsat.Limits(seconds=LIMIT))  # true values are slow
+        assert time.perf_counter() - began <= LIMIT * 1.1
     with pytest.raises(eqsat.EqsatError, match="no sampled point has a finite true value"):
         eqsat.stabilize("exp(" * 30 + "x" + ")" * 30, limits=eqsat.Limits(seconds=LIMIT))
     eqsat.compile(BOMBS[5], limits=eqsat.Limits(seconds=LIMIT))

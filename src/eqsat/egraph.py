@@ -26,6 +26,7 @@ from .shape import is_tensor, shape_of
 from .shape_analysis import ShapeTable, shape_fact
 
 NODE_SLACK = 1.1  # a step that leaves more than this times the node limit is undone
+STEP_NODE_GROWTH = 8  # the most one step is taken to multiply the e-nodes by
 STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (steps grow)
 SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
 SYMBOL_COST = 10
@@ -314,9 +315,10 @@ class Session:
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
         start = time.perf_counter()
         match_limit = limits.match_limit
+        throttled = False  # after a step past the node limit: the back-off, a lower limit
         while report.iterations < limits.iterations:
             before = report.nodes
-            if before < limits.plain_nodes:
+            if before < limits.plain_nodes and not throttled:
                 steps = 1
                 schedule = [t.call("run", t.var(ruleset)), analyse]
             else:
@@ -327,17 +329,24 @@ class Session:
                 schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
                             t.call("repeat", t.integer(steps), step)]
             began = time.perf_counter()
-            _run(self.egraph, bindings.Push(1))  # a step past the node limit is undone
-            self._pushes += 1
+            # a step that could pass the node limit is undone if it does (one step has
+            # grown an e-graph 5-fold); a push costs a few ms, so only those at risk
+            guarded = before * STEP_NODE_GROWTH > node_limit
+            if guarded:
+                _run(self.egraph, bindings.Push(1))
+                self._pushes += 1
             output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",
                                                             schedule))[0].report
             last_step = time.perf_counter() - began
-            if self._sizes()[0] > node_limit * NODE_SLACK:
-                _run(self.egraph, bindings.Pop(t.SPAN, 1))
+            if guarded and self._sizes()[0] > node_limit * NODE_SLACK:
+                _run(self.egraph, bindings.Pop(t.SPAN, 1))  # undone; again, fewer matches
                 self._pushes -= 1
-                report.stop_reason = "nodes"
                 report.seconds = time.perf_counter() - start
-                break
+                if match_limit == 1 or report.seconds >= limits.seconds:
+                    report.stop_reason = "nodes"
+                    break
+                throttled, match_limit = True, max(1, match_limit // 8)
+                continue
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
                 if name in expected:
@@ -351,17 +360,17 @@ class Session:
             if not output.updated:  # held-back rules count as updates, so this is a fixpoint
                 report.stop_reason = "saturated"
                 break
-            # stop before a step that would likely go past a limit: the next grows the
-            # e-graph and takes time about as the last did, and what follows a run
-            # (extraction, discarding the e-graph) takes time in proportion to its size
-            if report.nodes + max(report.nodes - before, 0) > node_limit:
+            if report.nodes >= node_limit:
                 report.stop_reason = "nodes"
                 break
+            # stop before a step that would likely end past the time limit: the next takes
+            # about as long as the last did, and what follows a run (extraction, discarding
+            # the e-graph) takes time in proportion to its size
             ahead = last_step * STEP_GROWTH + report.nodes * SECONDS_PER_NODE_AFTER
             if report.seconds + ahead >= limits.seconds:
                 report.stop_reason = "time"
                 break
-            if steps > 1 and report.nodes == before:
+            if steps > 1 and report.nodes == before and not throttled:
                 match_limit *= 2
         return report
 

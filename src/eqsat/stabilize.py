@@ -69,6 +69,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     A domain's signs become assumptions (0 < x < 1: x is positive), as Herbie assumes its
     precondition: the result equals the input there, and may differ outside it."""
     limits = limits or Limits()
+    deadline = time.perf_counter() + limits.seconds  # covers sampling, rounds and search
     given = to_expr(expr)
     if is_tensor(given):
         raise EqsatError("stabilize_report measures the error of scalar expressions; for "
@@ -76,12 +77,13 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     names = sorted(s.name for s in given.free_symbols())
     start = to_expr(given, _with_domain(assume, domain_bounds(domain, names)))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
-    points_ = sample(start, domain, points, dtype, seed)
+    # true values at raised precision can be slow (huge powers): at most half the time
+    points_ = sample(start, domain, points, dtype, seed,
+                     deadline=time.perf_counter() + limits.seconds / 2)
     model = CostModel()
     before = mean_bits(start, points_)
     best = Candidate(start, before, model.tree_cost(start))
     tried = 1
-    deadline = time.perf_counter() + limits.seconds
     current = start
     for _ in range(ROUNDS):
         left = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
@@ -102,15 +104,17 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
 def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
            model: CostModel) -> tuple[Candidate, int, RunReport]:
     """One fresh e-graph from expr: saturate, then the accuracy-guided search."""
+    entered = time.perf_counter()
     with engine(rules).session() as session:
         handle = session.add(expr)
-        report = session.run(RULESETS, limits)
+        report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
         snapshot = session.snapshot([handle])
         extractor = TreeExtractor(snapshot, model, session.symbol)
     if report.stop_reason == "contradiction":
         return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), 0, report
+    left = max(limits.seconds - (time.perf_counter() - entered), 0.0)  # for the search
     found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
-                                    seconds=limits.seconds)
+                                    seconds=left)
     shown = display_order(found.expr)
     shown_bits = mean_bits(shown, points)
     if shown_bits <= found.bits:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -233,10 +234,12 @@ def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -
 
 
 def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
-           seed: int = 0, variables: Sequence[str] | None = None) -> Sample:
+           seed: int = 0, variables: Sequence[str] | None = None,
+           deadline: float | None = None) -> Sample:
     """Points where expr's true value is finite: drawn per variable from the ranges given,
     from the bounds a precondition states (then filtered by it), or from every float bit
-    pattern; with the correctly rounded true value at each."""
+    pattern; with the correctly rounded true value at each. Past the deadline (a
+    time.perf_counter() value), it keeps the points it has, if any."""
     if dtype not in DTYPES:
         raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
     if points < 1:
@@ -252,6 +255,8 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
         mask = holds(drawn) if holds is not None else np.ones(points, dtype=bool)
         mask = np.broadcast_to(mask, (points,))
         for i in np.flatnonzero(mask):
+            if deadline is not None and truth and time.perf_counter() > deadline:
+                break
             point = {n: float(drawn[n][i]) for n in names}
             value = true_value(expr, point, dtype)
             if value is None:
@@ -261,7 +266,8 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
                 kept[n].append(point[n])
             if len(truth) == points:
                 break
-        if len(truth) == points:
+        if len(truth) == points or (deadline is not None and truth and
+                                    time.perf_counter() > deadline):
             break
     if not truth:
         raise EqsatError(f"no sampled point has a finite true value of {expr} in the domain")
