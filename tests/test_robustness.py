@@ -116,9 +116,9 @@ def test_a_node_limit_is_not_passed_by_more_than_ten_percent() -> None:
     text = " + ".join(f"(x + {i})^2*exp(y - {i})" for i in range(40))
     limit = eqsat.Limits(nodes=3000, nodes_per_input=1, seconds=30)
     report = eqsat.simplify_report(text, limits=limit, rounds=1).report
-    assert report.node_history[0] < 1000 and max(report.node_history) <= 3000 * 1.1
-    # one step of it would have grown the e-graph 5-fold: undone, then run with fewer matches
-    assert report.stop_reason in ("nodes", "iterations") and len(report.node_history) > 2
+    # its first step would grow the e-graph 5-fold, past the limit: undone, and the run stops
+    assert report.stop_reason == "nodes"
+    assert max(report.node_history, default=report.nodes) <= 3000 * 1.1
 
 
 def test_bombs_in_the_other_entry_points() -> None:

@@ -315,10 +315,9 @@ class Session:
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
         start = time.perf_counter()
         match_limit = limits.match_limit
-        throttled = False  # after a step past the node limit: the back-off, a lower limit
         while report.iterations < limits.iterations:
             before = report.nodes
-            if before < limits.plain_nodes and not throttled:
+            if before < limits.plain_nodes:
                 steps = 1
                 schedule = [t.call("run", t.var(ruleset)), analyse]
             else:
@@ -339,14 +338,11 @@ class Session:
                                                             schedule))[0].report
             last_step = time.perf_counter() - began
             if guarded and self._sizes()[0] > node_limit * NODE_SLACK:
-                _run(self.egraph, bindings.Pop(t.SPAN, 1))  # undone; again, fewer matches
+                _run(self.egraph, bindings.Pop(t.SPAN, 1))  # undone: the e-graph before it
                 self._pushes -= 1
                 report.seconds = time.perf_counter() - start
-                if match_limit == 1 or report.seconds >= limits.seconds:
-                    report.stop_reason = "nodes"
-                    break
-                throttled, match_limit = True, max(1, match_limit // 8)
-                continue
+                report.stop_reason = "nodes"
+                break
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
                 if name in expected:
@@ -370,7 +366,7 @@ class Session:
             if report.seconds + ahead >= limits.seconds:
                 report.stop_reason = "time"
                 break
-            if steps > 1 and report.nodes == before and not throttled:
+            if steps > 1 and report.nodes == before:
                 match_limit *= 2
         return report
 
