@@ -51,8 +51,9 @@ def main() -> None:
     worst = 0.0
     for label, text in BOMBS:
         for seconds in args.limits:
-            queue: Any = multiprocessing.Queue()
-            worker = multiprocessing.Process(target=_one, args=(text, seconds, queue))
+            context = multiprocessing.get_context("spawn")  # egglog's threads do not fork
+            queue: Any = context.Queue()
+            worker = context.Process(target=_one, args=(text, seconds, queue))
             worker.start()
             elapsed, reason, nodes, before, peak = queue.get(timeout=120)
             worker.join()

@@ -27,6 +27,7 @@ from .shape_analysis import ShapeTable, shape_fact
 
 NODE_SLACK = 1.1  # a step that leaves more than this times the node limit is undone
 STEP_NODE_GROWTH = 8  # the most one step is taken to multiply the e-nodes by
+MAX_SNAPSHOTS = 4  # steps guarded by a push in one session
 STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (steps grow)
 SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
 SYMBOL_COST = 10
@@ -330,7 +331,8 @@ class Session:
             began = time.perf_counter()
             # a step that could pass the node limit is undone if it does (one step has
             # grown an e-graph 5-fold); a push costs a few ms, so only those at risk
-            guarded = before * STEP_NODE_GROWTH > node_limit
+            # (each push keeps a copy of the e-graph until the session ends: a few at most)
+            guarded = before * STEP_NODE_GROWTH > node_limit and self._pushes < MAX_SNAPSHOTS
             if guarded:
                 _run(self.egraph, bindings.Push(1))
                 self._pushes += 1
