@@ -21,7 +21,7 @@ from .api import (
 )
 from .codegen import Kernel
 from .compiler import Function, compile, function
-from .egraph import Engine, Limits, RunReport
+from .egraph import Engine, Limits
 from .errors import (
     EqsatError,
     EvaluationError,
@@ -34,6 +34,7 @@ from .errors import (
 from .expr import Expr, call, symbol, symbols
 from .ops import OPS, lookup
 from .parse import parse
+from .report import RunReport
 from .rules import load_rules, parse_rules
 from .shape import apply as apply_op
 from .shape import shape_of, tensor

@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
-from .egraph import Engine, Limits, RunReport
+from .egraph import Engine, Limits
 from .errors import EqsatError, ShapeError
 from .expr import Expr, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
@@ -17,6 +17,7 @@ from .extract.tree import class_shapes
 from .numeric import evaluate as _evaluate
 from .ops import COMPARISONS
 from .parse import parse
+from .report import RunReport
 from .rules import load_rules
 from .rules.check import Verdict, check_rule
 from .shape import ALL_AXES, is_tensor, shape_of, show, tensor

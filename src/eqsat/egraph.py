@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,8 @@ from . import egglog_terms as t
 from .errors import EqsatError, RuleError
 from .expr import Expr, make, number, postorder
 from .ops import ROWS
+from .progress import Progress
+from .report import RunReport
 from .rules import RuleFile, library_paths, load_rules
 from .rules.check import check_rule
 from .rules.compile import dropped, needs_free_vars, rewrite_command
@@ -61,40 +63,6 @@ class Limits:
                 raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")
         if not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
             raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
-
-
-@dataclass
-class RunReport:
-    """Why a run stopped, how large the e-graph grew, and which rules fired how often."""
-
-    stop_reason: str  # "saturated" | "iterations" | "nodes" | "time" | "contradiction"
-    iterations: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-    rule_matches: dict[str, int] = field(default_factory=dict)
-    node_history: list[int] = field(default_factory=list)
-    rounds: int = 0  # fresh e-graphs run, each from the best term of the one before
-
-    def absorb(self, later: RunReport) -> None:
-        """Fold in the report of a later round over the same query."""
-        self.stop_reason = later.stop_reason
-        self.iterations += later.iterations
-        self.nodes = max(self.nodes, later.nodes)
-        self.seconds += later.seconds
-        self.rounds += 1
-        for name, count in later.rule_matches.items():
-            self.rule_matches[name] = self.rule_matches.get(name, 0) + count
-        self.node_history += later.node_history
-
-    def __str__(self) -> str:
-        fired = sorted(((n, r) for r, n in self.rule_matches.items() if n), reverse=True)
-        rounds = f" in {self.rounds} round(s)" if self.rounds > 1 else ""
-        lines = [f"stopped: {self.stop_reason} after {self.iterations} iteration(s){rounds}, "
-                 f"{self.nodes} e-nodes at most, {self.seconds * 1000:.1f} ms"]
-        lines += [f"  {count:>7}  {name}" for count, name in fired[:12]]
-        if len(fired) > 12:
-            lines.append(f"  ... and {len(fired) - 12} more rules")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -314,7 +282,17 @@ class Session:
         if contradiction:
             return report
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
-        start = time.perf_counter()
+        progress = Progress(node_limit, limits.seconds)
+        try:
+            self._steps(report, limits, ruleset, expected, analyse, node_limit, progress)
+        finally:
+            progress.finish()
+        return report
+
+    def _steps(self, report: RunReport, limits: Limits, ruleset: str, expected: set[str],
+               analyse: t.Term, node_limit: int, progress: Progress) -> None:
+        """Run steps until a fixpoint or a limit, filling in the report (see run)."""
+        start = progress.began
         match_limit = limits.match_limit
         while report.iterations < limits.iterations:
             before = report.nodes
@@ -352,6 +330,7 @@ class Session:
             report.nodes, contradiction = self._sizes()
             report.node_history.append(report.nodes)
             report.seconds = time.perf_counter() - start
+            progress.update(report.iterations, report.nodes)
             if contradiction:
                 report.stop_reason = "contradiction"
                 break
@@ -370,7 +349,6 @@ class Session:
                 break
             if steps > 1 and report.nodes == before:
                 match_limit *= 2
-        return report
 
     def _analyses(self, rulesets: Sequence[str], folding: bool = True) -> t.Term:
         """Saturate the analyses these rulesets' guards consult, and constant folding."""

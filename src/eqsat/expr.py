@@ -156,6 +156,12 @@ class Expr:
     def __repr__(self) -> str:
         return f"Expr({str(self)!r})"
 
+    def _repr_latex_(self) -> str:
+        """Jupyter renders an Expr as typeset math."""
+        from .display import latex
+
+        return f"${latex(self)}$"
+
     # --- structure ----------------------------------------------------------------------------
     def free_symbols(self) -> frozenset[Expr]:
         return frozenset(node for node in postorder(self) if node.is_symbol)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from .expr import Expr, postorder
 from .ops import OPS, REDUCING
 from .shape import ALL_AXES, AXIS_OPS
 
-_ATOM = 1000
+ATOM = 1000
 _RIGHT_ASSOCIATIVE = frozenset({"pow"})
 _REDUCING_NAMES = {op: name for name, op in REDUCING.items()}
 _NON_ASSOCIATIVE = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
@@ -18,10 +19,16 @@ def _number_text(value: Fraction) -> tuple[str, int]:
     text = str(value)  # "3", "-3", "3/4", "-3/4"
     if value.denominator != 1:
         return text, OPS["div"].precedence
-    return text, OPS["neg"].precedence if value < 0 else _ATOM
+    return text, OPS["neg"].precedence if value < 0 else ATOM
 
 
-def _operand(text: str, prec: int, parent: int, right: bool, op: str) -> str:
+def _round(text: str) -> str:
+    return f"({text})"
+
+
+def parenthesized(text: str, prec: int, parent: int, right: bool, op: str,
+                  paren: Callable[[str], str] = _round) -> str:
+    """An operand of an infix op, in parentheses where its shape needs them."""
     if op in _RIGHT_ASSOCIATIVE:
         needs = prec <= parent if not right else prec < parent
     elif op in _NON_ASSOCIATIVE:
@@ -30,7 +37,7 @@ def _operand(text: str, prec: int, parent: int, right: bool, op: str) -> str:
         needs = prec < parent or (right and prec == parent)
     if right and text.startswith("-") and op not in _NON_ASSOCIATIVE:
         needs = True  # a - (-1), a^(-1); but x = -1
-    return f"({text})" if needs else text
+    return paren(text) if needs else text
 
 
 def to_text(root: Expr) -> str:
@@ -43,32 +50,32 @@ def to_text(root: Expr) -> str:
 
 def _node_text(node: Expr, args: list[tuple[str, int]]) -> tuple[str, int]:
     if node.op == "sym":
-        return node.name, _ATOM
+        return node.name, ATOM
     if node.op == "num":
         return _number_text(node.number)
     spec = OPS[node.op]
     if spec.kind == "constant":
-        return spec.name, _ATOM
+        return spec.name, ATOM
     if spec.kind == "prefix":
         (text, prec), = args
         inner = f"({text})" if prec < spec.precedence or text.startswith("-") else text
         return spec.symbol + inner, spec.precedence
     if spec.kind in ("infix", "relation"):
         (left, lp), (right, rp) = args
-        left = _operand(left, lp, spec.precedence, False, node.op)
-        right = _operand(right, rp, spec.precedence, True, node.op)
+        left = parenthesized(left, lp, spec.precedence, False, node.op)
+        right = parenthesized(right, rp, spec.precedence, True, node.op)
         spaced = spec.precedence <= OPS["add"].precedence
         sep = f" {spec.symbol} " if spaced else spec.symbol
         return left + sep + right, spec.precedence
     if node.op == "transpose":
         (text, prec), = args
-        bare = prec == _ATOM and not node.args[0].is_number
-        return (text if bare else f"({text})") + ".T", _ATOM
+        bare = prec == ATOM and not node.args[0].is_number
+        return (text if bare else f"({text})") + ".T", ATOM
     if node.op in AXIS_OPS:
         name = _REDUCING_NAMES.get(node.op, node.op)
         axis = node.args[-1]
         shown = [text for text, _ in args[:-1]]
         if not (axis.is_number and axis.number == ALL_AXES):
             shown.append(f"axis={args[-1][0]}")
-        return f"{name}({', '.join(shown)})", _ATOM
-    return f"{spec.name}({', '.join(text for text, _ in args)})", _ATOM
+        return f"{name}({', '.join(shown)})", ATOM
+    return f"{spec.name}({', '.join(text for text, _ in args)})", ATOM

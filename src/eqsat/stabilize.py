@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from .api import ExprInput, engine, expand_derivatives, simplify, to_expr
-from .egraph import Limits, RunReport
+from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order
 from .extract.accuracy import Domain, Sample, bits_at, domain_bounds, mean_bits, sample
 from .extract.search import Candidate, better, most_accurate
+from .report import RunReport
 from .shape import is_tensor
 
 RULESETS = ("simplify", "stability")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import linecache
 from collections.abc import Callable, Sequence
@@ -66,3 +67,13 @@ class Kernel:
     def __repr__(self) -> str:
         shown = ", ".join(str(o) for o in self.outputs)
         return f"Kernel({self.name}({', '.join(self.args)}) -> {shown}, target={self.target!r})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows the signature and the source, highlighted (the CUDA C for "cupy")."""
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import CudaLexer, PythonLexer
+
+        lexer = CudaLexer() if self.target == "cupy" else PythonLexer()
+        body = highlight(self.source, lexer, HtmlFormatter(noclasses=True))
+        return f"<p><code>{html.escape(repr(self))}</code></p>{body}"

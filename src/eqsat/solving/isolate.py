@@ -7,9 +7,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..egraph import Engine, Limits, RunReport, Session, Snapshot
+from ..egraph import Engine, Limits, Session, Snapshot
 from ..expr import Expr, make
 from ..extract import CostModel, TreeExtractor
+from ..report import RunReport
 
 RULESETS = ("solve", "simplify")
 PHASES = (2, 4)  # iterations of the first runs, each followed by a look at the forms

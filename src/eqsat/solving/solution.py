@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..display import latex, pretty
 from ..errors import SolveError
 from ..expr import Expr
+
+Show = Callable[[Expr], str]
 
 KINDS = ("unique", "several", "none", "infinite")
 
@@ -19,7 +22,10 @@ class Discarded:
     reason: str
 
     def __str__(self) -> str:
-        shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())
+        return self.format(str)
+
+    def format(self, show: Show) -> str:
+        shown = ", ".join(f"{k} = {show(v)}" for k, v in self.values.items())
         return f"discarded {shown}: {self.reason}"
 
 
@@ -73,28 +79,67 @@ class Solution:
         return [s[name] for s in self.solutions]
 
     def __str__(self) -> str:
-        return "\n".join(self._lines(0))
+        return "\n".join(self._lines(0, str))
 
-    def _lines(self, indent: int) -> list[str]:
-        pad = "  " * indent
-        when = f", if {' and '.join(map(str, self.conditions))}" if self.conditions else ""
-        lines = [pad + self._summary() + when]
+    def format(self, pretty_print: bool = False) -> str:
+        """The text str() gives, or with pretty_print its Unicode rendering (x², √x)."""
+        return "\n".join(self._lines(0, pretty if pretty_print else str))
+
+    def __repr__(self) -> str:
+        lines = self._lines(0, str)
+        if len(lines) == 1:
+            return f"<Solution {self.kind}: {lines[0]}>"
+        return f"<Solution {self.kind}:\n  " + "\n  ".join(lines) + ">"
+
+    def _repr_latex_(self) -> str:
+        """Jupyter shows the values with their conditions, and each case below, indented."""
+        return "$\\begin{aligned}" + " \\\\ ".join(self._latex_lines(0)) + "\\end{aligned}$"
+
+    def _latex_lines(self, depth: int) -> list[str]:
+        pad = "\\quad " * depth
+        if self.kind == "none":
+            head = f"\\text{{{self._summary(str)}}}"
+        elif self.kind == "infinite" and set(self.free) == set(self.unknowns):
+            head = f"\\text{{every }} {', '.join(self.free)}"
+        else:
+            determined = [u for u in self.unknowns if u not in self.free]
+            head = " \\ \\text{or}\\ ".join(
+                ",\\ ".join(f"{u} = {latex(s[u])}" for u in determined) for s in self.solutions)
+            if self.kind == "infinite":
+                head += f" \\ \\text{{for every }} {', '.join(self.free)}"
+        if self.conditions:
+            head += " \\quad \\text{if } " + " \\wedge ".join(map(latex, self.conditions))
+        lines = [pad + head]
         for case in self.cases:
-            lines.append(f"{pad}if {' and '.join(map(str, case.conditions))}:")
+            conditions = " \\wedge ".join(map(latex, case.conditions))
+            lines.append(f"{pad}\\text{{if }} {conditions}\\text{{:}}")
+            if case.solution is None:
+                lines.append(f"{pad}\\quad \\text{{not analysed}}")
+            else:
+                lines += case.solution._latex_lines(depth + 1)
+        lines += [f"{pad}\\text{{{d}}}" for d in self.discarded]
+        return lines
+
+    def _lines(self, indent: int, show: Show) -> list[str]:
+        pad = "  " * indent
+        when = f", if {' and '.join(map(show, self.conditions))}" if self.conditions else ""
+        lines = [pad + self._summary(show) + when]
+        for case in self.cases:
+            lines.append(f"{pad}if {' and '.join(map(show, case.conditions))}:")
             if case.solution is None:
                 lines.append(f"{pad}  not analysed{': ' + case.note if case.note else ''}")
             else:
-                lines += case.solution._lines(indent + 1)
-        lines += [pad + str(d) for d in self.discarded]
+                lines += case.solution._lines(indent + 1, show)
+        lines += [pad + d.format(show) for d in self.discarded]
         return lines
 
-    def _summary(self) -> str:
+    def _summary(self, show: Show) -> str:
         if self.kind == "none":
             return "no solution" + (f" ({self.reason})" if self.reason else "")
         determined = [u for u in self.unknowns if u not in self.free]
         if self.kind == "infinite" and not determined:
             return f"every {', '.join(self.free)}"
-        shown = [", ".join(f"{u} = {s[u]}" for u in determined) for s in self.solutions]
+        shown = [", ".join(f"{u} = {show(s[u])}" for u in determined) for s in self.solutions]
         text = " or ".join(shown)
         if self.kind == "infinite":
             text += f" for every {', '.join(self.free)}"
