@@ -20,6 +20,8 @@ from .api import (
     to_expr,
 )
 from .codegen import Kernel
+from .display import latex, pretty
+from .egraph_dot import egraph_dot, save_dot
 from .compiler import Function, compile, function
 from .egraph import Engine, Limits
 from .errors import (
@@ -31,9 +33,11 @@ from .errors import (
     ShapeError,
     SolveError,
 )
+from .explain import Derivation, explain
 from .expr import Expr, call, symbol, symbols
 from .ops import OPS, lookup
 from .parse import parse
+from .progress import set_progress
 from .report import RunReport
 from .rules import load_rules, parse_rules
 from .shape import apply as apply_op
@@ -48,6 +52,7 @@ E = call("E")
 __all__ = [
     "OPS",
     "Case",
+    "Derivation",
     "Discarded",
     "E",
     "Engine",
@@ -70,17 +75,23 @@ __all__ = [
     "compile",
     "diff",
     "diff_report",
+    "egraph_dot",
     "engine",
     "error_bits",
     "evaluate",
+    "explain",
     "from_sympy",
     "function",
     "grad",
+    "latex",
     "load_rules",
     "parse",
     "parse_rules",
     "pi",
+    "pretty",
     "prove_equal",
+    "save_dot",
+    "set_progress",
     "shape_of",
     "simplify",
     "simplify_report",

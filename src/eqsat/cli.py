@@ -18,9 +18,14 @@ from .api import (
     to_expr,
 )
 from .compiler import compile
+from .display import pretty
 from .egraph import Limits
+from .egraph_dot import egraph_dot, save_dot
 from .errors import EqsatError
+from .explain import explain
+from .expr import Expr
 from .ops import ROWS
+from .progress import set_progress
 from .rules import load_rules
 from .shape import is_tensor
 from .stabilize import plot_error, stabilize, stabilize_report
@@ -72,14 +77,27 @@ def _limits(args: argparse.Namespace) -> Limits:
                   seconds=args.timeout or defaults.seconds)
 
 
+def _shown(expr: Expr, args: argparse.Namespace) -> str:
+    """The text to print: parseable by default, Unicode with --pretty."""
+    return pretty(expr) if args.pretty else str(expr)
+
+
 def _simplify(args: argparse.Namespace) -> int:
     result = simplify_report(args.expression, rules=args.rules, limits=_limits(args),
                              assume=_assumptions(args.assume), cost=args.cost,
                              shapes=_shapes(args.shape), sizes=_sizes(args.size))
-    print(result.expr)
+    print(_shown(result.expr, args))
     if args.report:
         print(result.report, file=sys.stderr)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
+    if args.explain:
+        derivation = explain(args.expression, result.expr, rules=args.rules,
+                             limits=_limits(args), assume=_assumptions(args.assume))
+        print(derivation)
+    if args.egraph:
+        dot = egraph_dot(args.expression, rules=args.rules, limits=_limits(args),
+                         assume=_assumptions(args.assume))
+        print(f"e-graph: {save_dot(dot, args.egraph)}", file=sys.stderr)
     return 0
 
 
@@ -97,7 +115,7 @@ def _diff(args: argparse.Namespace) -> int:
     wrt = variables[0] if len(variables) == 1 else variables
     result = diff_report(args.expression, wrt, args.order, rules=args.rules,
                          limits=_limits(args), assume=_assumptions(args.assume))
-    print(result.expr)
+    print(_shown(result.expr, args))
     if args.report:
         print(result.report, file=sys.stderr)
     return 0
@@ -110,7 +128,8 @@ def _grad(args: argparse.Namespace) -> int:
     found = grad(args.expression, variables, rules=args.rules, limits=_limits(args),
                  assume=_assumptions(args.assume), shapes=_shapes(args.shape))
     for variable, gradient in zip(variables, found, strict=True):
-        print(gradient if len(variables) == 1 else f"{variable}: {gradient}")
+        shown = _shown(gradient, args)
+        print(shown if len(variables) == 1 else f"{variable}: {shown}")
     return 0
 
 
@@ -120,7 +139,7 @@ def _solve(args: argparse.Namespace) -> int:
                 if u.strip()]
     solution = solve(args.equations, unknowns or None, rules=args.rules, limits=_limits(args),
                      assume=_assumptions(args.assume), method=args.method)
-    print(solution)
+    print(solution.format(pretty_print=args.pretty))
     if args.report:
         print(f"solved by: {solution.method}", file=sys.stderr)
     return 0
@@ -148,12 +167,12 @@ def _domain(text: str | None) -> dict[str, tuple[float, float]] | str | None:
 def _stabilize(args: argparse.Namespace) -> int:
     given = to_expr(args.expression, _assumptions(args.assume), _shapes(args.shape))
     if is_tensor(given):  # picked by the rules, not measured
-        print(stabilize(given, rules=args.rules, limits=_limits(args)))
+        print(_shown(stabilize(given, rules=args.rules, limits=_limits(args)), args))
         return 0
     result = stabilize_report(args.expression, _domain(args.domain), points=args.points,
                               dtype=args.dtype, rules=args.rules, limits=_limits(args),
                               assume=_assumptions(args.assume))
-    print(result.expr)
+    print(_shown(result.expr, args))
     print(f"bits of error ({result.sample.dtype}, {result.sample.size} points): "
           f"{result.bits_before:.2f} before, {result.bits_after:.2f} after", file=sys.stderr)
     if args.report:
@@ -223,6 +242,10 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
     command.add_argument("--trust", action="store_true", help="load --rules files even if "
                          "some rule fails the numeric soundness check")
     command.add_argument("--report", action="store_true", help="print the run report")
+    command.add_argument("--pretty", action="store_true", help="print results in Unicode "
+                         "(x², √x, ≤) instead of text eqsat parses")
+    command.add_argument("--quiet", action="store_true", help="no progress line, even for "
+                         "runs longer than a second in a terminal")
     command.add_argument("--timeout", type=float, help="seconds for the whole run")
     command.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
     command.add_argument("--iterations", type=int, help="iterations per saturation round")
@@ -236,6 +259,10 @@ def parser() -> argparse.ArgumentParser:
     simplify = commands.add_parser("simplify", help="simplify an expression")
     _query_options(simplify)
     simplify.add_argument("--cost", choices=["tree", "dag"], default="tree")
+    simplify.add_argument("--explain", action="store_true", help="also print a derivation: "
+                          "one rule application a step, each checked numerically")
+    simplify.add_argument("--egraph", metavar="FILE.svg", help="draw the saturated e-graph, "
+                          "the result highlighted (SVG with Graphviz installed, else .dot)")
     simplify.set_defaults(run=_simplify)
 
     diff = commands.add_parser("diff", help="differentiate, then simplify")
@@ -306,6 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Exit status 0, 2 for bad input (one line on stderr), 1 for an internal error (one
     line too: a bug to report), 130 when interrupted; never a traceback."""
     args = parser().parse_args(argv)
+    set_progress(not getattr(args, "quiet", False))
     try:
         _trusted(args)
         code: int = args.run(args)

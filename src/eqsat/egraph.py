@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from .report import RunReport
 from .rules import RuleFile, library_paths, load_rules
 from .rules.check import check_rule
 from .rules.compile import dropped, needs_free_vars, rewrite_command
+from .rules.guards import SIGN_FACTS
 from .rules.loader import check_unique
 from .rules.model import Rule
 from .shape import is_tensor, shape_of
@@ -71,6 +72,9 @@ class Snapshot:
 
     classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]]
     roots: dict[str, int]  # handle -> e-class
+    facts: dict[int, set[str]] = field(default_factory=dict)  # sign facts proven per e-class
+    free_vars: dict[int, int] = field(default_factory=dict)  # e-class -> FreeVars bit mask
+    var_bits: dict[str, int] = field(default_factory=dict)  # symbol -> its bit
 
 
 def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
@@ -421,9 +425,17 @@ class Session:
 
         classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]] = {}
         roots: dict[str, int] = {}
+        snapshot = Snapshot(classes, roots)
         for name, function in frozen.functions.items():
             if function.is_let_binding and name in handles:
                 roots[name] = class_of(function.rows[0].output)
+            if name in SIGN_FACTS:
+                for row in function.rows:
+                    snapshot.facts.setdefault(class_of(row.inputs[0]), set()).add(name)
+            elif name == "FreeVars":
+                snapshot.free_vars.update((class_of(row.inputs[0]),
+                                           self.egraph.value_to_i64(row.output))
+                                          for row in function.rows)
             if name not in _CONSTRUCTORS:
                 continue
             for row in function.rows:
@@ -435,7 +447,8 @@ class Session:
                 else:
                     node = (_BY_CONSTRUCTOR[name], tuple(class_of(v) for v in row.inputs), None)
                 classes.setdefault(class_of(row.output), []).append(node)
-        return Snapshot(classes, roots)
+        snapshot.var_bits.update(self._bits)
+        return snapshot
 
     def symbol(self, name: str) -> Expr:
         """The symbol of that name added in this session (with its assumptions)."""

@@ -1,0 +1,167 @@
+"""eqsat.explain: the derivation of a result from its input, one checked rule application a step."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .api import ExprInput, engine, simplify, to_expr
+from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
+from .egraph import Limits
+from .errors import EqsatError
+from .expr import Expr
+from .extract import CostModel, TreeExtractor
+from .numeric import evaluate
+from .shape import is_tensor
+
+SAMPLE_POINTS = 64
+TOLERANCE = 1e-7  # relative difference allowed between the values before and after a step
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """How start becomes result: steps, each one rule application checked numerically
+    (checked[i]: sample points where step i's two sides were both compared; 0 when neither
+    side is defined at any sampled point). found is False, with the reason, when no path was
+    found: then there are no steps, never invented ones."""
+
+    start: Expr
+    result: Expr
+    steps: tuple[Step, ...]
+    checked: tuple[int, ...]
+    found: bool
+    reason: str = ""
+
+    def __str__(self) -> str:
+        if not self.found:
+            return f"no derivation of {self.result} from {self.start}: {self.reason}"
+        terms = [str(self.start), *(str(step.term) for step in self.steps)]
+        width = min(max(len(t) for t in terms), 60)
+        lines = [f"  {terms[0]}"]
+        for step, term in zip(self.steps, terms[1:], strict=True):
+            lines.append(f"= {term:<{width}}   by {step}")
+        if not self.steps:
+            lines.append("  (no rewriting needed)")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Derivation {len(self.steps)} step(s)>\n{self}" if self.found else \
+            f"<Derivation not found: {self.reason}>"
+
+
+def explain(start: ExprInput, result: ExprInput | None = None, *,
+            rules: Iterable[str | Path] = (), rulesets: Sequence[str] = ("simplify",),
+            limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
+            rounds: int = 4, seconds: float = 5.0) -> Derivation:
+    """A step-by-step derivation of result (by default: what simplify returns) from start.
+
+    Each round saturates an e-graph holding both; if they share an e-class, a path of single
+    rewrites between them is searched for among the e-graph's terms (at most `seconds`);
+    otherwise the round derives the cheapest term it found and the next round goes on from
+    there, as simplify does. Every step is checked by evaluating both sides at sampled points.
+    """
+    limits = limits or Limits()
+    rule_files = list(rules)
+    begin = to_expr(start, assume)
+    if is_tensor(begin):
+        raise EqsatError("explain derives scalar expressions; this one has tensors")
+    goal = simplify(begin, rules=rule_files, rulesets=rulesets, limits=limits, assume=assume) \
+        if result is None else to_expr(result, assume)
+    deadline = time.perf_counter() + seconds
+    current, steps = begin, list[Step]()
+    for _ in range(rounds):
+        try:
+            found, reached = _one_round(current, goal, rule_files, rulesets, limits, deadline)
+        except OutOfBudget as failure:
+            return _missing(begin, goal, f"no path of rewrites found ({failure})")
+        if found is None:
+            return _missing(begin, goal, "the rules do not show them equal within the limits")
+        steps += replay(current, found)
+        if reached == goal:
+            return _checked(begin, goal, steps)
+        current = reached
+    return _missing(begin, goal, f"not reached in {rounds} rounds")
+
+
+def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Sequence[str],
+               limits: Limits, deadline: float) -> tuple[list[RawStep] | None, Expr]:
+    """Raw steps from current to goal, or to the cheapest term of current's e-class when
+    goal is not in it; (None, current) when neither gets anywhere."""
+    chosen = engine(rules)
+    with chosen.session() as session:
+        here, there = session.add(current), session.add(goal)
+        report = session.run(rulesets, limits)
+        if report.stop_reason == "contradiction":
+            return None, current
+        snapshot = session.snapshot([here, there])
+    model = CostModel()
+    representatives = TreeExtractor(snapshot, model, session.symbol)
+    terms = {c: representatives.term(c) for c in snapshot.classes
+             if c in representatives.best}
+    wanted = set(rulesets)
+    active = [r for r in chosen.rules.rules if r.ruleset in wanted and not r.about_tensors]
+    deriver = Deriver(snapshot, active, terms,
+                      seconds=max(deadline - time.perf_counter(), 0.0))
+    if snapshot.roots[here] == snapshot.roots[there]:
+        return list(deriver.derive(current, goal)), goal
+    cheapest = terms[snapshot.roots[here]]
+    if model.tree_cost(cheapest) >= model.tree_cost(current):
+        return None, current
+    return list(deriver.derive(current, cheapest)), cheapest
+
+
+def _missing(start: Expr, goal: Expr, reason: str) -> Derivation:
+    return Derivation(start, goal, (), (), False, reason)
+
+
+def _checked(start: Expr, goal: Expr, steps: list[Step]) -> Derivation:
+    """The derivation, each step's two sides compared at sampled points; a step whose sides
+    differ where the first is defined means a wrong rule: an error, never a derivation."""
+    counts = []
+    before = start
+    for number_, step in enumerate(steps, 1):
+        compared, where = _compare(before, step.term)
+        if where is not None:
+            raise EqsatError(f"step {number_} of the derivation ({step}) changes the value at "
+                             f"{where}: a rule is unsound")
+        counts.append(compared)
+        before = step.term
+    return Derivation(start, goal, tuple(steps), tuple(counts), True)
+
+
+def sample(symbols: Iterable[Expr], points: int = SAMPLE_POINTS,
+           seed: int = 0) -> dict[str, np.ndarray]:
+    """Values for each symbol within its assumptions (positive, negative, integer...)."""
+    generator = np.random.default_rng(seed)
+    values = {}
+    for symbol in sorted(symbols, key=lambda s: s.name):
+        low, high = -3.0, 3.0
+        if symbol.assumptions & {"positive", "nonnegative"}:
+            low = 0.05
+        if "negative" in symbol.assumptions:
+            high = -0.05
+        drawn = generator.uniform(low, high, points)
+        if "integer" in symbol.assumptions:
+            drawn = np.round(drawn * 2)
+        values[symbol.name] = drawn
+    return values
+
+
+def _compare(before: Expr, after: Expr) -> tuple[int, dict[str, float] | None]:
+    """Points where both were compared, and a point where they differ (or None)."""
+    values = sample(before.free_symbols() | after.free_symbols())
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        first = np.broadcast_to(np.asarray(evaluate(before, values), float), (SAMPLE_POINTS,))
+        second = np.broadcast_to(np.asarray(evaluate(after, values), float), (SAMPLE_POINTS,))
+    defined = np.isfinite(first)
+    close = np.isclose(second, first, rtol=TOLERANCE, atol=TOLERANCE)
+    wrong = np.flatnonzero(defined & ~close)
+    if wrong.size:
+        return int(defined.sum()), {k: float(v[wrong[0]]) for k, v in values.items()}
+    return int(defined.sum()), None
