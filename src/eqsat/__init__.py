@@ -20,10 +20,10 @@ from .api import (
     to_expr,
 )
 from .codegen import Kernel
-from .display import latex, pretty
-from .egraph_dot import egraph_dot, save_dot
 from .compiler import Function, compile, function
+from .display import latex, pretty
 from .egraph import Engine, Limits
+from .egraph_dot import egraph_dot, save_dot
 from .errors import (
     EqsatError,
     EvaluationError,
