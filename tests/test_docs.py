@@ -2,8 +2,10 @@
 
 python blocks run as written; console blocks run each `$ eqsat ...` command and compare what
 it prints (stdout, then stderr) with the lines shown under it; rules blocks load, and every
-rule in them passes the soundness check and every check: line is proven. bash blocks are
-the install commands, which CI itself runs (.ci/run); text blocks are synopses and tables.
+rule in them passes the soundness check and every check: line is proven. A block whose first
+line is `# file: NAME` is also written to NAME for the console blocks (a broken rule file is
+shown as text). bash blocks are the install commands, which CI itself runs (.ci/run); text
+blocks are synopses, tables and such files.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def _blocks() -> list[tuple[str, str, str]]:
 
 
 BLOCKS = _blocks()
+# blocks whose first line is `# file: NAME` are files the console blocks read
+FILES = {match[1]: code for _, _, code in BLOCKS
+         if (match := re.match(r"# file: (\S+)\n", code))}
 
 
 def test_every_block_says_what_it_is() -> None:
@@ -76,16 +81,18 @@ def test_console_block_prints_what_it_shows(where: str, command: str, shown: lis
                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    for name in ("my.rules", "trig.rules"):  # files the pages' commands read
-        source = ROOT / "examples" / "trig.rules"
-        (tmp_path / name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    trig = (ROOT / "examples" / "trig.rules").read_text(encoding="utf-8")
+    for name, text in {"trig.rules": trig, **FILES}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
     argv = shlex.split(command, comments=True)
     assert argv[0] == "eqsat", f"{where}: a console block runs eqsat commands only"
     status = main(argv[1:])
     printed = capsys.readouterr()
     lines = (printed.out + printed.err).rstrip("\n").splitlines()
     assert lines == shown, f"{where}: printed\n" + "\n".join(lines)
-    assert status == (2 if any(line.startswith("eqsat: error") for line in shown) else 0)
+    failed = any(line.startswith("FAIL") for line in shown)  # rules check: 1
+    erred = any(line.startswith("eqsat: error") for line in shown)  # bad input: 2
+    assert status == (2 if erred else 1 if failed else 0)
 
 
 @pytest.mark.parametrize(("where", "text"), [(w, c) for w, k, c in BLOCKS if k == "rules"],

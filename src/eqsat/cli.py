@@ -4,6 +4,7 @@ demo."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -331,7 +332,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit status 0, 2 for bad input (one line on stderr), 1 for an internal error (one
-    line too: a bug to report), 130 when interrupted; never a traceback."""
+    line too: a bug to report), 130 when interrupted, 141 when the output pipe closed;
+    never a traceback."""
     args = parser().parse_args(argv)
     set_progress(not getattr(args, "quiet", False))
     try:
@@ -343,6 +345,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("eqsat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (eqsat ops | head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as error:  # a bug: say so in one line, without a traceback
         print(f"eqsat: internal error ({type(error).__name__}: {error}); please report it "
               "with the command line", file=sys.stderr)
