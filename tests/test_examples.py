@@ -18,6 +18,9 @@ PROMISED = {
                               "['", "log1p(x)"],
     "tensor_gradients.py": ["<input>:1:1: matmul: shapes (500, 10) and (500, 3)", "A@(B@C)",
                             "X.T@softmax(X@W, axis=1)", "True"],
+    "explain_and_display.py": ["  (x + 1)^2 - (x^2 + 2*x + 1)", "= 0 ", "steps: ",
+                               "√(x² + 1)/(2·y) ≤ π", "\\frac{\\sqrt{x^{2} + 1}}{2 y} \\leq \\pi",
+                               "x = b/a, if a ≠ 0", "filled: 1 e-node(s), the result; picture: ."],
     "custom_rules.py": ["ok    cos-double-angle", "ok    tan-half", "cos(2*t)", "tan(u/2)"],
 }
 

@@ -23,7 +23,6 @@ from .codegen import Kernel
 from .compiler import Function, compile, function
 from .display import latex, pretty
 from .egraph import Engine, Limits
-from .egraph_dot import egraph_dot, save_dot
 from .errors import (
     EqsatError,
     EvaluationError,
@@ -37,6 +36,7 @@ from .explain import Derivation, explain
 from .expr import Expr, call, symbol, symbols
 from .ops import OPS, lookup
 from .parse import parse
+from .picture import egraph_dot, save_dot
 from .progress import set_progress
 from .report import RunReport
 from .rules import load_rules, parse_rules

@@ -21,11 +21,11 @@ from .api import (
 from .compiler import compile
 from .display import pretty
 from .egraph import Limits
-from .egraph_dot import egraph_dot, save_dot
 from .errors import EqsatError
 from .explain import explain
 from .expr import Expr
 from .ops import ROWS
+from .picture import egraph_dot, save_dot
 from .progress import set_progress
 from .rules import load_rules
 from .shape import is_tensor

@@ -8,9 +8,13 @@ from pathlib import Path
 
 from .api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
 from .compiler import compile, function
+from .display import latex, pretty
+from .egraph import Limits
 from .errors import ParseError, ShapeError
+from .explain import explain
 from .expr import symbols
 from .parse import parse
+from .picture import egraph_dot
 from .rules.check import check_rule
 from .rules.loader import parse_rules
 from .shape import tensor
@@ -93,6 +97,17 @@ def _tensors() -> None:
         print(f"  shapes are checked: {error}")
 
 
+def _explained() -> None:
+    _heading("why: derivations step by step, each step checked numerically")
+    for text in ["x*y/x + 2*3", "(x + 1)^2 - (x^2 + 2x + 1)"]:
+        print("  " + str(explain(text)).replace("\n", "\n  "))
+    e = parse("sqrt(x^2 + 1)/(2*y) <= pi")
+    print(f"  for people: {pretty(e)}    LaTeX (notebooks): {latex(e)}")
+    dot = egraph_dot("x*1 + 0", limits=Limits(iterations=3))
+    print(f"  eqsat.egraph_dot / simplify --egraph out.svg: {dot.count('->')} edges, "
+          f"{dot.count('subgraph cluster_')} e-classes, the result filled")
+
+
 def run_demo() -> None:
     """Print the tour."""
     _heading("parse: implicit multiplication, '^' and '**', exact decimals")
@@ -152,6 +167,8 @@ def run_demo() -> None:
     print(f"  kernel([0.0, 1e-9], 2.0) = {kernel([0.0, 1e-9], 2.0)}")
 
     _tensors()
+
+    _explained()
 
     _heading("the run report: why it stopped and which rules fired")
     print("  " + str(simplify_report("(x + 1)^2 - (x^2 + 2x + 1)").report).replace("\n", "\n  "))

@@ -90,7 +90,7 @@ class LatexPrinter(_Printer):
 
     infix: ClassVar[dict[str, str]] = {
         "mul": " ", "matmul": " ", "lt": " < ", "le": " \\leq ", "gt": " > ", "ge": " \\geq ",
-        "eq": " = ", "ne": " \\neq ", "equation": " = "}
+        "ne": " \\neq ", "equation": " = "}
     functions: ClassVar[dict[str, str]] = {
         **{name: f"\\{name}" for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "log",
                                            "max", "min")},
@@ -120,21 +120,26 @@ class LatexPrinter(_Printer):
         return f"\\left({text}\\right)"
 
     def _call(self, name: str, args: list[str]) -> Shown:
-        head = name if name.startswith("\\") else f"\\operatorname{{{name}}}"
+        head = name if name.startswith("\\") else _operator_name(name)
         return f"{head}{self._paren(', '.join(args))}", ATOM
 
     def _reduction(self, node: Expr, args: list[Shown]) -> Shown:
         axis = self._axis(node)
         below = f"_{{\\mathrm{{axis}}={axis}}}" if axis is not None else ""
         name = self.reductions.get(node.op) or self.functions.get(node.op) or \
-            f"\\operatorname{{{node.op}}}"
+            _operator_name(node.op)
         return f"{name}{below}{self._paren(', '.join(t for t, _ in args[:-1]))}", ATOM
+
+    def _print_eq(self, node: Expr, args: list[Shown]) -> Shown:
+        """A comparison's value (1 or 0) in Iverson's brackets: not an equation."""
+        text, _ = self._infix(node, args, " = ")
+        return f"\\left[{text}\\right]", ATOM
 
     def _print_mul(self, node: Expr, args: list[Shown]) -> Shown:
         left, right = node.args
         if left.shape and right.shape:
             separator = " \\odot "
-        elif right.is_number or args[1][0][:1].isdigit():
+        elif args[1][1] > _P_MUL and args[1][0][:1].isdigit():  # 2 \cdot 3, x \cdot 2^{k}
             separator = " \\cdot "
         else:
             separator = " "
@@ -177,6 +182,11 @@ class LatexPrinter(_Printer):
     def _print_diff(self, node: Expr, args: list[Shown]) -> Shown:
         (text, _), (variable, _) = args
         return f"\\frac{{\\partial}}{{\\partial {variable}}}{self._paren(text)}", ATOM
+
+
+def _operator_name(name: str) -> str:
+    escaped = name.replace("_", "\\_")
+    return f"\\operatorname{{{escaped}}}"
 
 
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
