@@ -1,12 +1,14 @@
 """Step-by-step derivations: paths of single rule applications inside a saturated e-graph.
 
 egglog 13.2 records no proofs, so a derivation is searched for afterwards. Every term on the
-path lies in the e-graph. To turn a term into another of its e-class, a shortest chain of
+path lies in the e-graph. To turn a term into another of its e-class, a cheapest chain of
 rewrites among the class's e-nodes is planned (an edge is a rule whose left side matches at
 one e-node and whose right side is another, with its guards proven by the e-graph's
-analyses; constant folding is an edge too), then carried out: before a rule applies, the
-subterms its left side needs are brought into shape the same way, one class down. Terms
-whose roots agree are derived child by child.
+analyses; constant folding is an edge too; an edge costs its step plus the steps likely
+needed to bring the arguments into the form the rule wants, from what is known of their
+roots), then carried out: before a rule applies, the subterms its side needs are brought
+into shape the same way, one class down. Terms whose roots agree are derived argument by
+argument.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from .analysis import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
 from .egraph import Snapshot
@@ -31,6 +34,7 @@ ANY = ("*", (), None)  # the target of a rule whose right side is a variable: th
 REVERSE_COST = 2  # a rule used right to left costs more than one used as written
 MAX_REPLANS = 300  # plans tried in one class before giving up
 MAX_DEPTH = 60  # nested rewrites (subterms brought into shape for a rule) at most
+UNREACHABLE = 50  # the planned cost of an argument form no chain of edges reaches
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,8 @@ class _Edge:
 
 
 RawStep = tuple[tuple[int, ...], Expr, Expr, str, bool]  # path, before, after, rule, reverse
+_State = tuple[Node, "tuple[Node | None, ...] | None"]  # an e-node, and its arguments' roots
+Placed = tuple[Literal["node"], Node] | tuple[Literal["arg"], int] | tuple[Literal["self"]] | None
 
 
 class OutOfBudget(Exception):
@@ -89,6 +95,8 @@ class Deriver:
         self.deadline = time.perf_counter() + seconds
         self.steps_taken = 0
         self._active: set[tuple[Expr, Node]] = set()  # rewrites under way (no regress)
+        self._distance_cache: dict[tuple[int, Node], dict[Node, int]] = {}
+        self._shapes: dict[int, tuple[tuple[Node | None, ...], tuple[Placed, ...]]] = {}
 
     # --- the e-graph -----------------------------------------------------------------------
     def class_of(self, term: Expr) -> int | None:
@@ -215,30 +223,137 @@ class Deriver:
         value = _FOLDS[op](*values)
         return None if value is None else ("num", (), value)
 
-    def _plan(self, eclass: int, start: Node, goal: Node,
+    def _distances(self, eclass: int, goal: Node) -> dict[Node, int]:
+        """For each e-node of a class, the fewest edges from it to goal (backwards,
+        breadth-first; an edge from ANY leaves every e-node)."""
+        if (eclass, goal) in self._distance_cache:
+            return self._distance_cache[(eclass, goal)]
+        into: dict[Node, set[Node]] = {}
+        everywhere: set[Node] = set()  # targets of edges from ANY
+        for edge in self.edges(eclass):
+            if edge.source == ANY:
+                everywhere.add(edge.target)
+            else:
+                into.setdefault(edge.target, set()).add(edge.source)
+        nodes = self.snapshot.classes[eclass]
+        distance = {goal: 0}
+        frontier = [goal]
+        while frontier:
+            reached = []
+            for node in frontier:
+                sources = nodes if node in everywhere else into.get(node, ())
+                for source in sources:
+                    if source not in distance:
+                        distance[source] = distance[node] + 1
+                        reached.append(source)
+            frontier = reached
+        self._distance_cache[(eclass, goal)] = distance
+        return distance
+
+    def _shape(self, edge: _Edge) -> tuple[tuple[Node | None, ...], tuple[Placed, ...]]:
+        """What an edge's rule side requires of each argument (an e-node; None: any term),
+        and what the other side puts in each of its arguments (or, when it is a lone
+        variable, in its place): ("arg", i) the term bound at argument i, ("self",) the
+        whole term, ("node", n) a term rooted at n, None not known."""
+        if id(edge) in self._shapes:
+            return self._shapes[id(edge)]
+        assert edge.rule is not None
+        side, other = (edge.rule.rhs, edge.rule.lhs) if edge.reverse else \
+            (edge.rule.lhs, edge.rule.rhs)
+        required = tuple(None if sub.is_symbol else self._instance_key(sub, edge.binding)
+                         for sub in side.args)
+
+        def placed(sub: Expr) -> Placed:
+            if not sub.is_symbol:
+                found = self._instance_key(sub, edge.binding)
+                return None if found is None else ("node", found)
+            if side.is_symbol:
+                return ("self",) if sub == side else None
+            at = [i for i, arg in enumerate(side.args) if arg == sub]
+            return ("arg", at[0]) if at else None
+
+        targets = (other,) if other.is_symbol else other.args
+        shape = required, tuple(placed(sub) for sub in targets)
+        self._shapes[id(edge)] = shape
+        return shape
+
+    def _fit_cost(self, edge: _Edge, kids: tuple[Node | None, ...] | None) -> int:
+        """The steps a rule's side likely needs to bring the arguments into shape: for each
+        argument it requires in a given form, the e-node distance from the argument's
+        current root (one step where that is not known)."""
+        cost = 0
+        for index, required in enumerate(self._shape(edge)[0]):
+            if required is None:
+                continue
+            current = kids[index] if kids is not None else None
+            if current is None:
+                cost += 1
+            elif current != required:
+                child = edge.source[1][index]
+                cost += self._distances(child, required).get(current, UNREACHABLE)
+        return cost
+
+    def _after(self, edge: _Edge, state: _State) -> _State | None:
+        """The e-node and argument roots after an edge; None where the edge leads to a
+        subterm whose root is not known until it is carried out."""
+        node, kids = state
+        _, placed = self._shape(edge)
+        assert edge.rule is not None
+
+        def root_of(where: Placed) -> Node | None:
+            if where is None:
+                return None
+            if where[0] == "self":
+                return node
+            if where[0] == "node":
+                return where[1]
+            return None if kids is None else kids[where[1]]
+
+        lone = (edge.rule.lhs if edge.reverse else edge.rule.rhs).is_symbol
+        if lone:
+            reached = root_of(placed[0])
+            if reached is None:
+                return None
+            return state if reached == node else (reached, None)
+        return edge.target, tuple(root_of(where) for where in placed)
+
+    def _plan(self, eclass: int, term: Expr, goal: Node,
               banned: set[int]) -> list[_Edge] | None:
-        """The cheapest chain of edges from one e-node of a class to another (Dijkstra); a
-        chain may end in an edge to ANY, after which planning resumes from where it led."""
+        """The cheapest chain of edges from term's root to goal (Dijkstra over e-nodes with
+        what is known of their arguments' roots, each edge costing its own step plus the
+        steps its fitting likely takes); a chain may end in an edge whose end is not known
+        until carried out, after which planning resumes from where it led."""
         edges = self.edges(eclass)
-        best: dict[Node, int] = {start: 0}
-        queue: list[tuple[int, int, Node, list[_Edge]]] = [(0, 0, start, [])]
+        ahead = self._distances(eclass, goal)  # A*: no chain is shorter than this
+        far = len(self.snapshot.classes[eclass])
+        start: _State = (self.root(term), tuple(self.root(arg) for arg in term.args))
+        best: dict[_State, int] = {start: 0}
+        queue: list[tuple[int, int, int, _State, list[_Edge]]] = [(0, 0, 0, start, [])]
         tie = 0
         while queue:
-            cost, _, node, path = heapq.heappop(queue)
-            if node == goal or (path and path[-1].target == ANY):
+            _, _, cost, state, path = heapq.heappop(queue)
+            node, kids = state
+            if node in (goal, ANY):
                 return path
-            if cost > best.get(node, cost):
+            if cost > best.get(state, cost):
                 continue
             for edge in edges:
                 if edge.source not in (node, ANY) or edge.target == node or id(edge) in banned:
                     continue
-                # an edge to ANY costs extra: where it leads needs more steps
-                total = cost + edge.cost + (2 if edge.target == ANY else 0)
-                key: Node = edge.target if edge.target != ANY else ("*", (), str(len(path)))
-                if total < best.get(key, total + 1):
-                    best[key] = total
+                if edge.rule is None:  # a fold: each argument must become its number
+                    after: _State | None = (edge.target, ())
+                    total = cost + 1 + sum(kid is None or kid[0] != "num" for kid in kids or ())
+                else:
+                    after = self._after(edge, state)
+                    total = cost + edge.cost + self._fit_cost(edge, kids)
+                if after is None:  # known only once carried out: plan again from there
+                    after = (ANY, (("*", (), str(len(path))),))
+                    total += 2
+                if total < best.get(after, total + 1):
+                    best[after] = total
                     tie += 1
-                    heapq.heappush(queue, (total, tie, key, [*path, edge]))
+                    estimate = 0 if after[0] == ANY else ahead.get(after[0], far)
+                    heapq.heappush(queue, (total + estimate, tie, total, after, [*path, edge]))
         return None
 
     # --- carrying out ----------------------------------------------------------------------
@@ -289,7 +404,7 @@ class Deriver:
         for _ in range(MAX_REPLANS):
             if self.root(term) == goal:
                 return steps, term
-            plan = self._plan(eclass, self.root(term), goal, banned)
+            plan = self._plan(eclass, term, goal, banned)
             if plan is None:
                 break
             undo = (len(steps), term)
