@@ -138,3 +138,15 @@ def test_cli_explain(capsys: pytest.CaptureFixture[str]) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "x" and lines[1] == "  x*1 + 0"
     assert lines[-1].startswith("= x ") and " by " in lines[-1]
+
+
+@pytest.mark.parametrize(("start", "goal", "most"), [
+    ("tan(x)*cos(x)", "sin(x)", 10),
+    ("(a + b)*(a - b) - a^2", "-b^2", 8),
+    ("x + x + x + x", "4*x", 6),
+])
+def test_derivations_take_no_long_detours(start: str, goal: str, most: int) -> None:
+    derivation = eqsat.explain(start)
+    _assert_replays(derivation)
+    assert derivation.result == eqsat.parse(goal)
+    assert len(derivation.steps) <= most, str(derivation)
