@@ -187,3 +187,10 @@ def test_cli_pretty(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "|x|·x³\n"
     assert main(["solve", "x^2 = 2", "--for", "x", "--pretty"]) == 0
     assert capsys.readouterr().out == "x = √2 or x = -√2\n"
+
+
+def test_text_inside_latex_is_escaped() -> None:
+    assert eqsat.display.latex_text(r"a_b {c} \ x^2 & 50% #1 $") == \
+        r"a\_b \{c\} \textbackslash{} x\^{}2 \& 50\% \#1 \$"
+    discarded = eqsat.solve("sqrt(y_1) = y_1 - 2", "y_1")._repr_latex_()
+    assert r"\text{discarded y\_1 = 1: " in discarded

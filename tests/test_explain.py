@@ -150,3 +150,12 @@ def test_derivations_take_no_long_detours(start: str, goal: str, most: int) -> N
     _assert_replays(derivation)
     assert derivation.result == eqsat.parse(goal)
     assert len(derivation.steps) <= most, str(derivation)
+
+
+def test_notebooks_show_the_chain_of_equalities() -> None:
+    shown = eqsat.explain("x*y/x + 2*3")._repr_latex_()
+    assert shown == (r"$\begin{aligned}& \frac{x y}{x} + 2 \cdot 3 \\ "
+                     r"&= y + 2 \cdot 3 && \text{mul-div-self} \\ "
+                     r"&= y + 6 && \text{fold constants}\end{aligned}$")
+    missing = eqsat.explain("x_1 + 1", "x_1 + 2")._repr_latex_()
+    assert missing.startswith(r"$\text{no derivation of x\_1 + 2 from x\_1 + 1")

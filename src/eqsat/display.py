@@ -248,6 +248,16 @@ class UnicodePrinter(_Printer):
         return f"∂/∂{variable} {self._paren(text)}", ATOM
 
 
+_TEXT_ESCAPES = str.maketrans({"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}",
+                               "_": r"\_", "^": r"\^{}", "#": r"\#", "%": r"\%",
+                               "&": r"\&", "$": r"\$"})
+
+
+def latex_text(text: str) -> str:
+    """Plain text made safe inside LaTeX's \\text{...}."""
+    return text.translate(_TEXT_ESCAPES)
+
+
 def latex(expr: Expr) -> str:
     """The LaTeX of an expression (math mode, without dollars): latex(x/2) is \\frac{x}{2}."""
     return LatexPrinter().doprint(expr)

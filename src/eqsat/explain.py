@@ -12,6 +12,7 @@ import numpy as np
 
 from .api import ExprInput, engine, simplify, to_expr
 from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
+from .display import latex, latex_text
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
@@ -52,6 +53,15 @@ class Derivation:
     def __repr__(self) -> str:
         return f"<Derivation {len(self.steps)} step(s)>\n{self}" if self.found else \
             f"<Derivation not found: {self.reason}>"
+
+    def _repr_latex_(self) -> str:
+        """Jupyter shows the chain of equalities, each line with its rule."""
+        if not self.found:
+            return f"$\\text{{{latex_text(str(self))}}}$"
+        rows = [f"& {latex(self.start)}"]
+        rows += [f"&= {latex(step.term)} && \\text{{{latex_text(str(step.rule))}"
+                 f"{' (right to left)' if step.reverse else ''}}}" for step in self.steps]
+        return "$\\begin{aligned}" + " \\\\ ".join(rows) + "\\end{aligned}$"
 
 
 def explain(start: ExprInput, result: ExprInput | None = None, *,

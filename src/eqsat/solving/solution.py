@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..display import latex, pretty
+from ..display import latex, latex_text, pretty
 from ..errors import SolveError
 from ..expr import Expr
 
@@ -98,7 +98,7 @@ class Solution:
     def _latex_lines(self, depth: int) -> list[str]:
         pad = "\\quad " * depth
         if self.kind == "none":
-            head = f"\\text{{{self._summary(str)}}}"
+            head = f"\\text{{{latex_text(self._summary(str))}}}"
         elif self.kind == "infinite" and set(self.free) == set(self.unknowns):
             head = f"\\text{{every }} {', '.join(self.free)}"
         else:
@@ -117,7 +117,7 @@ class Solution:
                 lines.append(f"{pad}\\quad \\text{{not analysed}}")
             else:
                 lines += case.solution._latex_lines(depth + 1)
-        lines += [f"{pad}\\text{{{d}}}" for d in self.discarded]
+        lines += [f"{pad}\\text{{{latex_text(str(d))}}}" for d in self.discarded]
         return lines
 
     def _lines(self, indent: int, show: Show) -> list[str]:
