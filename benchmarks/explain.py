@@ -4,14 +4,11 @@ it takes, and how many steps they have."""
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import corpus  # noqa: E402
+from common import corpus
 
-import eqsat  # noqa: E402
+import eqsat
 
 ONE_LINE = ["x*y/x", "x + x + x + x", "2x + 3x", "(x+1)^2 - (x^2 + 2x + 1)",
             "sin(x)^2 + cos(x)^2", "log(exp(x))", "x - x", "x/x", "x*1 + 0", "-(-x)", "x^1",
