@@ -85,7 +85,8 @@ def _dot(snapshot: Snapshot, root: int, chosen: dict[int, int]) -> str:
         for index, (_, children, _) in enumerate(nodes):
             on_term = chosen.get(eclass) == index
             for position, child in enumerate(children):
-                attributes = [f"lhead=cluster_{child}"]
+                # an e-node whose argument is its own class: Graphviz cannot clip at the box
+                attributes = [] if child == eclass else [f"lhead=cluster_{child}"]
                 if len(children) > 1:
                     attributes.append(f'taillabel="{position}", labelfontsize=8')
                 if on_term:
@@ -109,8 +110,10 @@ def save_dot(dot: str, path: str | Path) -> Path:
         subprocess.run([program, f"-T{kind}", "-o", str(target)], input=dot.encode(),
                        check=True, capture_output=True, timeout=120)
     except subprocess.CalledProcessError as error:
-        raise EqsatError(f"Graphviz could not draw {target}: "
-                         f"{error.stderr.decode(errors='replace').strip()}") from None
+        said = [line for line in error.stderr.decode(errors="replace").splitlines()
+                if not line.startswith("Warning")]
+        raise EqsatError(f"Graphviz could not draw {target}: {' '.join(said).strip()}") \
+            from None
     except subprocess.TimeoutExpired:
         raise EqsatError(f"Graphviz took over 120 s to draw {target}: lower the limits") \
             from None
