@@ -102,3 +102,24 @@ def test_solve_failure_is_one_line_with_exit_code_2() -> None:
     done = eqsat("solve", "x^3 = 8", "--for", "x")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "eqsat: error: the rules cannot isolate x; left: x^3 = 8\n"
+
+
+@pytest.mark.parametrize("args", [
+    ("compile", "exp(x) - 1", "-o", "{missing}/kernel.py"),
+    ("stabilize", "exp(x) - 1", "--plot", "{missing}/error.png"),
+    ("simplify", "x*1", "--egraph", "{missing}/egraph.svg"),
+])
+def test_a_file_that_cannot_be_written_is_one_message(args: tuple[str, ...],
+                                                      tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder"
+    done = eqsat(*(a.format(missing=missing) for a in args))
+    assert done.returncode == 2
+    error = [line for line in done.stderr.splitlines() if line.startswith("eqsat:")]
+    assert len(error) == 1 and error[0].startswith("eqsat: error: ")
+    assert str(missing) in error[0] and "Traceback" not in done.stderr
+
+
+def test_ops_into_a_closed_pipe_stops_quietly() -> None:
+    done = subprocess.run(f"{sys.executable} -m eqsat.cli ops | head -1", shell=True,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("add") and done.stderr == ""

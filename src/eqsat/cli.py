@@ -348,11 +348,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (eqsat ops | head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as error:  # a file the user named (-o, --plot, --egraph) cannot be written
+        if error.filename is None:
+            return _internal_error(error)
+        print(f"eqsat: error: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
     except Exception as error:  # a bug: say so in one line, without a traceback
-        print(f"eqsat: internal error ({type(error).__name__}: {error}); please report it "
-              "with the command line", file=sys.stderr)
-        return 1
+        return _internal_error(error)
     return code
+
+
+def _internal_error(error: Exception) -> int:
+    print(f"eqsat: internal error ({type(error).__name__}: {error}); please report it "
+          "with the command line", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
