@@ -83,11 +83,12 @@ class Stuck(OutOfBudget):
 class Deriver:
     """Derivations between terms of one saturated e-graph (a Snapshot with its facts)."""
 
-    def __init__(self, snapshot: Snapshot, rules: Sequence[Rule], representative: dict[int, Expr],
+    def __init__(self, snapshot: Snapshot, rules: Sequence[Rule],
+                 representative: Callable[[int], Expr],
                  max_steps: int = 5000, seconds: float = 2.0) -> None:
         self.snapshot = snapshot
-        self.rules = [r for r in rules if not r.lhs.is_symbol]
-        self.representative = representative  # a term of each e-class
+        self.rules = rules  # a left side is never a lone variable (the loader refuses it)
+        self.representative = representative  # a term of an e-class (built when asked)
         self.class_of_node = {node: c for c, nodes in snapshot.classes.items() for node in nodes}
         self._edges: dict[int, list[_Edge]] = {}
         self._classes: dict[Expr, int | None] = {}
@@ -347,7 +348,7 @@ class Deriver:
                     after = self._after(edge, state)
                     total = cost + edge.cost + self._fit_cost(edge, kids)
                 if after is None:  # known only once carried out: plan again from there
-                    after = (ANY, (("*", (), str(len(path))),))
+                    after = (ANY, None)
                     total += 2
                 if total < best.get(after, total + 1):
                     best[after] = total
@@ -444,7 +445,7 @@ class Deriver:
         concrete: dict[Expr, Expr] = {}
         steps, fitted = self._fit(term, source, edge.binding, concrete, depth)
         for variable in target.free_symbols() - concrete.keys():  # only on one side
-            concrete[variable] = self.representative[edge.binding[variable]]
+            concrete[variable] = self.representative(edge.binding[variable])
         after = target.subs(concrete)
         return [*steps, ((), fitted, after, edge.rule.name, edge.reverse)], after
 

@@ -414,8 +414,9 @@ class Session:
         best = _run(self.egraph, bindings.UserDefined(t.SPAN, "extract", [t.var(handle)]))[0]
         return term_to_expr(best.termdag, best.term, self.symbol), best.cost
 
-    def snapshot(self, handles: Sequence[str]) -> Snapshot:
-        """Every e-node, grouped by e-class, for extractors that need the whole graph."""
+    def snapshot(self, handles: Sequence[str], facts: bool = False) -> Snapshot:
+        """Every e-node, grouped by e-class, for extractors that need the whole graph; with
+        facts, also what the analyses proved (sign facts, free variables) for guards."""
         self._check_open()
         frozen = self.egraph.freeze()
         ids: dict[object, int] = {}
@@ -429,13 +430,6 @@ class Session:
         for name, function in frozen.functions.items():
             if function.is_let_binding and name in handles:
                 roots[name] = class_of(function.rows[0].output)
-            if name in SIGN_FACTS:
-                for row in function.rows:
-                    snapshot.facts.setdefault(class_of(row.inputs[0]), set()).add(name)
-            elif name == "FreeVars":
-                snapshot.free_vars.update((class_of(row.inputs[0]),
-                                           self.egraph.value_to_i64(row.output))
-                                          for row in function.rows)
             if name not in _CONSTRUCTORS:
                 continue
             for row in function.rows:
@@ -447,8 +441,22 @@ class Session:
                 else:
                     node = (_BY_CONSTRUCTOR[name], tuple(class_of(v) for v in row.inputs), None)
                 classes.setdefault(class_of(row.output), []).append(node)
-        snapshot.var_bits.update(self._bits)
+        if facts:
+            self._read_facts(frozen, snapshot, class_of)
         return snapshot
+
+    def _read_facts(self, frozen: Any, snapshot: Snapshot,
+                    class_of: Callable[[object], int]) -> None:
+        """The sign facts, FreeVars masks and symbol bits, into the snapshot."""
+        for name, function in frozen.functions.items():
+            if name in SIGN_FACTS:
+                for row in function.rows:
+                    snapshot.facts.setdefault(class_of(row.inputs[0]), set()).add(name)
+            elif name == "FreeVars":
+                snapshot.free_vars.update((class_of(row.inputs[0]),
+                                           self.egraph.value_to_i64(row.output))
+                                          for row in function.rows)
+        snapshot.var_bits.update(self._bits)
 
     def symbol(self, name: str) -> Expr:
         """The symbol of that name added in this session (with its assumptions)."""

@@ -108,21 +108,19 @@ def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Seq
         report = session.run(rulesets, limits)
         if report.stop_reason == "contradiction":
             return None, current
-        snapshot = session.snapshot([here, there])
+        snapshot = session.snapshot([here, there], facts=True)
     model = CostModel()
-    representatives = TreeExtractor(snapshot, model, session.symbol)
-    terms = {c: representatives.term(c) for c in snapshot.classes
-             if c in representatives.best}
+    cheapest = TreeExtractor(snapshot, model, session.symbol)
     wanted = set(rulesets)
     active = [r for r in chosen.rules.rules if r.ruleset in wanted and not r.about_tensors]
-    deriver = Deriver(snapshot, active, terms,
+    deriver = Deriver(snapshot, active, cheapest.term,
                       seconds=max(deadline - time.perf_counter(), 0.0))
     if snapshot.roots[here] == snapshot.roots[there]:
-        return list(deriver.derive(current, goal)), goal
-    cheapest = terms[snapshot.roots[here]]
-    if model.tree_cost(cheapest) >= model.tree_cost(current):
+        return deriver.derive(current, goal), goal
+    best = cheapest.term(snapshot.roots[here])
+    if model.tree_cost(best) >= model.tree_cost(current):
         return None, current
-    return list(deriver.derive(current, cheapest)), cheapest
+    return deriver.derive(current, best), best
 
 
 def _missing(start: Expr, goal: Expr, reason: str) -> Derivation:
