@@ -81,8 +81,7 @@ def test_console_block_prints_what_it_shows(where: str, command: str, shown: lis
                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    trig = (ROOT / "examples" / "trig.rules").read_text(encoding="utf-8")
-    for name, text in {"trig.rules": trig, **FILES}.items():
+    for name, text in FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     argv = shlex.split(command, comments=True)
     assert argv[0] == "eqsat", f"{where}: a console block runs eqsat commands only"
