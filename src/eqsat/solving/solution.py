@@ -37,6 +37,11 @@ class Case:
     solution: Solution | None
     note: str = ""
 
+    @property
+    def unanalysed(self) -> str:
+        """What to say of a case left unanalysed."""
+        return "not analysed" + (f": {self.note}" if self.note else "")
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -114,7 +119,7 @@ class Solution:
             conditions = " \\wedge ".join(map(latex, case.conditions))
             lines.append(f"{pad}\\text{{if }} {conditions}\\text{{:}}")
             if case.solution is None:
-                lines.append(f"{pad}\\quad \\text{{not analysed}}")
+                lines.append(f"{pad}\\quad \\text{{{latex_text(case.unanalysed)}}}")
             else:
                 lines += case.solution._latex_lines(depth + 1)
         lines += [f"{pad}\\text{{{latex_text(str(d))}}}" for d in self.discarded]
@@ -127,7 +132,7 @@ class Solution:
         for case in self.cases:
             lines.append(f"{pad}if {' and '.join(map(show, case.conditions))}:")
             if case.solution is None:
-                lines.append(f"{pad}  not analysed{': ' + case.note if case.note else ''}")
+                lines.append(f"{pad}  {case.unanalysed}")
             else:
                 lines += case.solution._lines(indent + 1, show)
         lines += [pad + d.format(show) for d in self.discarded]
