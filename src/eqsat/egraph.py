@@ -31,7 +31,9 @@ from .shape_analysis import ShapeTable, shape_fact
 NODE_SLACK = 1.1  # a step that leaves more than this times the node limit is undone
 STEP_NODE_GROWTH = 8  # the most one step is taken to multiply the e-nodes by
 MAX_SNAPSHOTS = 4  # steps guarded by a push in one session
-STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (steps grow)
+STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (steps grow)...
+MAX_STEP_GROWTH = 4.0  # ...or as the last grew on the one before, up to this multiple
+PLANNED_SHARE = 0.9  # a run plans to end by this share of its time limit (noise takes the rest)
 SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
 SYMBOL_COST = 10
 MAX_VARIABLE_BITS = 62
@@ -298,6 +300,7 @@ class Session:
         """Run steps until a fixpoint or a limit, filling in the report (see run)."""
         start = progress.began
         match_limit = limits.match_limit
+        last_step = 0.0
         while report.iterations < limits.iterations:
             before = report.nodes
             if before < limits.plain_nodes:
@@ -320,7 +323,7 @@ class Session:
                 self._pushes += 1
             output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",
                                                             schedule))[0].report
-            last_step = time.perf_counter() - began
+            step_before, last_step = last_step, time.perf_counter() - began
             if guarded and self._sizes()[0] > node_limit * NODE_SLACK:
                 _run(self.egraph, bindings.Pop(t.SPAN, 1))  # undone: the e-graph before it
                 self._pushes -= 1
@@ -344,11 +347,14 @@ class Session:
             if report.nodes >= node_limit:
                 report.stop_reason = "nodes"
                 break
-            # stop before a step that would likely end past the time limit: the next takes
-            # about as long as the last did, and what follows a run (extraction, discarding
-            # the e-graph) takes time in proportion to its size
-            ahead = last_step * STEP_GROWTH + report.nodes * SECONDS_PER_NODE_AFTER
-            if report.seconds + ahead >= limits.seconds:
+            # stop before a step that would likely end past the time limit: the next grows on
+            # the last as the last grew on the one before (at least STEP_GROWTH-fold), and
+            # what follows a run (extraction, discarding the e-graph) takes time in
+            # proportion to its size
+            trend = last_step / step_before if step_before > 0 else STEP_GROWTH
+            growth = min(max(trend, STEP_GROWTH), MAX_STEP_GROWTH)
+            ahead = last_step * growth + report.nodes * SECONDS_PER_NODE_AFTER
+            if report.seconds + ahead >= limits.seconds * PLANNED_SHARE:
                 report.stop_reason = "time"
                 break
             if steps > 1 and report.nodes == before:
