@@ -351,7 +351,7 @@ class Session:
             # the last as the last grew on the one before (at least STEP_GROWTH-fold), and
             # what follows a run (extraction, discarding the e-graph) takes time in
             # proportion to its size
-            trend = last_step / step_before if step_before > 0 else STEP_GROWTH
+            trend = last_step / step_before if step_before else 0.0
             growth = min(max(trend, STEP_GROWTH), MAX_STEP_GROWTH)
             ahead = last_step * growth + report.nodes * SECONDS_PER_NODE_AFTER
             if report.seconds + ahead >= limits.seconds * PLANNED_SHARE:
