@@ -13,9 +13,12 @@ from .rules.guards import SIGN_FACTS
 FOLD_RULESET = "fold"  # exact constant folding: unions numbers with their computations
 SIGN_RULESET = "signs"  # sign and integer facts that guards consult
 FREE_VARS_RULESET = "freevars"  # run only for rulesets whose guards ask `free of`
+CONTRADICTION_RULESET = "contradictions"  # run before every folding iteration (see below)
 # An e-class holding two different numbers or symbols: rules that extend a domain (a/a => 1,
 # 0/a => 0) are each sound, but on a term defined nowhere (0/0) their unions chain into 0 = 1.
-# A run that derives this stops, and its results are not used.
+# A run that derives this stops, and its results are not used. Folding must stop at once: an
+# e-class holding n numbers feeds n^2 folds of each op above it, all unioned back into one
+# class, so the numbers multiply without end (a single egglog step that never returned).
 CONTRADICTION = "Contradiction"
 MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
 MAX_FOLD_EXPONENT = 64
@@ -89,8 +92,8 @@ def declarations(free_vars: bool) -> list[object]:
                                      intersect),
         ]
         commands.append(bindings.AddRuleset(t.SPAN, FREE_VARS_RULESET))
-    commands += [bindings.AddRuleset(t.SPAN, FOLD_RULESET),
-                 bindings.AddRuleset(t.SPAN, SIGN_RULESET)]
+    commands += [bindings.AddRuleset(t.SPAN, name)
+                 for name in (FOLD_RULESET, CONTRADICTION_RULESET, SIGN_RULESET)]
     return commands
 
 
@@ -213,13 +216,13 @@ def _contradiction_rules() -> list[object]:
     e, a, b = t.var("e"), t.var("a"), t.var("b")
     flag = [t.action(t.call(CONTRADICTION, e))]
     return [
-        t.rule("contradiction-numbers", FOLD_RULESET,
+        t.rule("contradiction-numbers", CONTRADICTION_RULESET,
                [t.equal(e, t.call("Num", a)), t.equal(e, t.call("Num", b)),
                 t.fact(t.call("!=", a, b))], flag),
-        t.rule("contradiction-symbols", FOLD_RULESET,
+        t.rule("contradiction-symbols", CONTRADICTION_RULESET,
                [t.equal(e, t.call("Sym", a)), t.equal(e, t.call("Sym", b)),
                 t.fact(t.call("!=", a, b))], flag),
-        t.rule("contradiction-symbol-number", FOLD_RULESET,
+        t.rule("contradiction-symbol-number", CONTRADICTION_RULESET,
                [t.equal(e, t.call("Sym", a)), t.equal(e, t.call("Num", b))], flag),
     ]
 
@@ -227,6 +230,14 @@ def _contradiction_rules() -> list[object]:
 def contradicted() -> t.Term:
     """The fact that some e-class is contradictory (a `:until` condition)."""
     return t.call(CONTRADICTION, t.var("e"))
+
+
+def folding() -> t.Term:
+    """Fold constants to a fixpoint, looking for a contradiction before every iteration and
+    stopping at the first (egglog checks `:until` before each iteration of a run)."""
+    look = t.call("run", t.var(CONTRADICTION_RULESET))
+    fold = t.call("run", t.var(FOLD_RULESET), t.var(":until"), contradicted())
+    return t.call("saturate", t.call("seq", look, fold))
 
 
 def rules(free_vars: bool) -> list[object]:

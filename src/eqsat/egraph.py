@@ -303,14 +303,18 @@ class Session:
         last_step = 0.0
         while report.iterations < limits.iterations:
             before = report.nodes
+            # no rule runs on a contradicted e-graph: its classes of many numbers feed
+            # endless folds (the run stops after the step; a chunk would go on inside it)
+            until = (t.var(":until"), analysis.contradicted())
             if before < limits.plain_nodes:
                 steps = 1
-                schedule = [t.call("run", t.var(ruleset)), analyse]
+                schedule = [t.call("run", t.var(ruleset), *until), analyse]
             else:
                 steps = min(limits.chunk, limits.iterations - report.iterations)
                 scheduler = t.call("back-off", t.var(":match-limit"), t.integer(match_limit),
                                    t.var(":ban-length"), t.integer(limits.ban_length))
-                step = t.call("seq", t.call("run-with", t.var("bo"), t.var(ruleset)), analyse)
+                step = t.call("seq", t.call("run-with", t.var("bo"), t.var(ruleset), *until),
+                              analyse)
                 schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
                             t.call("repeat", t.integer(steps), step)]
             began = time.perf_counter()
@@ -364,8 +368,7 @@ class Session:
         """Saturate the analyses these rulesets' guards consult, and constant folding."""
         steps = []
         if folding:  # folding stops at a contradiction, which would make it endless
-            steps.append(t.call("saturate", t.call("run", t.var(analysis.FOLD_RULESET),
-                                                   t.var(":until"), analysis.contradicted())))
+            steps.append(analysis.folding())
         names = [analysis.SIGN_RULESET]
         if self.engine._asks_free_vars.intersection(rulesets):
             names.append(analysis.FREE_VARS_RULESET)
