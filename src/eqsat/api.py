@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
@@ -39,9 +40,22 @@ class Simplified:
     cost_after: float
 
 
-@lru_cache(maxsize=8)
+ENGINES_PER_THREAD = 8
+_per_thread = threading.local()  # egglog's e-graphs are bound to the thread that made them
+
+
 def _engine(rule_files: tuple[tuple[str, float], ...], trust: bool) -> Engine:
-    return Engine([path for path, _ in rule_files], trust=trust)
+    """This thread's engine for these rule file versions (the last 8 used are kept)."""
+    cache: OrderedDict[tuple[object, ...], Engine] = _per_thread.__dict__.setdefault(
+        "engines", OrderedDict())
+    key = (rule_files, trust)
+    if key in cache:
+        cache.move_to_end(key)
+    else:
+        cache[key] = Engine([path for path, _ in rule_files], trust=trust)
+        while len(cache) > ENGINES_PER_THREAD:
+            cache.popitem(last=False)
+    return cache[key]
 
 
 _TRUSTED: set[tuple[str, float]] = set()  # rule file versions loaded with trust=True
@@ -55,11 +69,11 @@ def _modified(path: Path) -> float:
 
 
 def engine(rules: Iterable[str | Path] = (), trust: bool = False) -> Engine:
-    """The shared engine for the shipped library plus these rule files.
+    """This thread's engine for the shipped library plus these rule files.
 
-    Compiled once per set of files, and again when a file changes. A file's rules must pass
-    the numeric soundness check (RuleError otherwise) unless trust=True; a file version
-    loaded with trust stays trusted, so later calls with rules=[...] find it.
+    Compiled once per thread and set of files, and again when a file changes. A file's
+    rules must pass the numeric soundness check (RuleError otherwise) unless trust=True; a
+    file version loaded with trust stays trusted, so later calls with rules=[...] find it.
     """
     files = tuple((str(Path(r)), _modified(Path(r))) for r in rules)
     if trust:

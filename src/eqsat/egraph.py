@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -92,6 +96,24 @@ def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
 
 
 CHECK_POINTS = 200  # sampled points per user rule when an Engine loads it
+_LIVE_ENGINES: weakref.WeakSet[Engine] = weakref.WeakSet()
+_FORKED = False  # this process was forked from one that had loaded egglog
+
+
+def _after_fork_in_child() -> None:
+    """egglog's worker threads, started when it loads, do not survive fork: in the child any
+    e-graph work, even dropping an e-graph, waits on them for ever. The parent's e-graphs
+    are kept (never dropped, not even at exit) and every engine refuses work, saying why."""
+    global _FORKED
+    _FORKED = True
+    kept = [engine._graphs for engine in _LIVE_ENGINES]
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(kept))  # a reference nothing releases
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+FORK_MESSAGE = ("eqsat cannot run in a process forked from one that had imported it "
+                "(egglog's worker threads do not survive fork): use a 'spawn' or "
+                "'forkserver' process pool (multiprocessing.get_context('spawn'))")
 
 
 def _refuse_unsound(rules: Sequence[Rule]) -> None:
@@ -118,6 +140,9 @@ class Engine:
         """Compile the shipped library (unless library=False) and these rule files. Each
         rule of these files is checked numerically first (the library's are checked by the
         test suite): a RuleError lists those that fail, unless trust=True."""
+        self._graphs: dict[bool, bindings.EGraph] = {}
+        self._thread = threading.get_ident()  # egglog's e-graphs are bound to their thread
+        self._check_usable()
         loaded = RuleFile()
         if library:  # a shipped file named again is not loaded twice
             shipped = library_paths()
@@ -132,11 +157,26 @@ class Engine:
         self._rule_names: dict[str, set[str]] = {}
         for rule in loaded.rules:
             self._rule_names.setdefault(rule.ruleset, set()).add(rule.name)
-        self._graphs: dict[bool, bindings.EGraph] = {}
         self._combined: dict[tuple[str, ...], str] = {}
         self._busy = False
+        _LIVE_ENGINES.add(self)
         self._asks_free_vars = {r.ruleset for r in loaded.rules if needs_free_vars([r])}
         self._graph(tensor=False)  # a broken rule file fails here, not in a later query
+
+    def __del__(self) -> None:
+        # egglog refuses to drop an e-graph outside its thread (an error at every such
+        # drop): an engine given up by another thread keeps its e-graphs instead
+        if threading.get_ident() != self._thread and self._graphs:
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._graphs))
+
+    def _check_usable(self) -> None:
+        """An EqsatError, rather than a hang or egglog's panic, where this engine cannot run."""
+        if _FORKED:
+            raise EqsatError(FORK_MESSAGE)
+        if threading.get_ident() != self._thread:
+            raise EqsatError("this Engine was made in another thread, and egglog's e-graphs "
+                             "cannot move between threads: make one Engine per thread "
+                             "(eqsat's functions and eqsat.engine() do so)")
 
     def _graph(self, tensor: bool) -> bindings.EGraph:
         """The compiled e-graph for scalar or for tensor queries."""
@@ -189,11 +229,12 @@ class Engine:
     def session(self, tensor: bool = False) -> Iterator[Session]:
         """A scratch e-graph over the compiled rules, discarded on exit; tensor: for
         expressions with shapes (see shape.is_tensor)."""
+        self._check_usable()
         if self._busy:
             raise EqsatError("this Engine is already running a query")
         egraph = self._graph(tensor)
-        self._busy = True
         _run(egraph, bindings.Push(1))
+        self._busy = True  # only once the push has worked: a failed one leaves it free
         session = Session(self, egraph, tensor)
         try:
             yield session

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import keyword
 import math
+import os
 import re
+import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
@@ -26,6 +28,7 @@ class Expr:
     __slots__ = ("__weakref__", "_hash", "args", "assumptions", "op", "shape", "value")
     _table: ClassVar[weakref.WeakValueDictionary[tuple[object, ...], Expr]] = (
         weakref.WeakValueDictionary())
+    _table_lock: ClassVar[threading.Lock] = threading.Lock()  # one object per term, threads too
 
     op: str  # "sym", "num", or a name in ops.OPS
     args: tuple[Expr, ...]
@@ -41,6 +44,15 @@ class Expr:
         found = cls._table.get(key)
         if found is not None:
             return found
+        with cls._table_lock:
+            found = cls._table.get(key)
+            if found is None:
+                found = cls._made(key)
+        return found
+
+    @classmethod
+    def _made(cls, key: tuple[object, ...]) -> Expr:
+        op, args, value, assumptions, shape = key
         self = super().__new__(cls)
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "args", args)
@@ -178,6 +190,14 @@ class Expr:
             return make(node.op, *args) if node.args else node
 
         return rebuild(self, build)
+
+
+def _new_table_lock() -> None:
+    """A fork child's lock starts free (the parent's may have been held by another thread)."""
+    type.__setattr__(Expr, "_table_lock", threading.Lock())
+
+
+os.register_at_fork(after_in_child=_new_table_lock)
 
 
 def _fitted(result: Expr) -> Expr:

@@ -1,0 +1,116 @@
+"""eqsat from threads and from process pools: the same answers as one thread, or a clear error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
+
+import pytest
+
+import eqsat
+from eqsat import egraph
+from eqsat.egraph import Engine
+
+CASES = ["x*y/x", "(x + 1)^2 - (x^2 + 2x + 1)", "sin(x)^2 + cos(x)^2", "2*x - x",
+         "x/x + y*0", "exp(log(x))", "sqrt(x^2)*x^3", "log(1 + x) - log1p(x)"]
+
+
+def _answer(text: str) -> str:
+    return str(eqsat.simplify(text))
+
+
+def test_eight_threads_give_the_single_threaded_answers() -> None:
+    expected = {text: _answer(text) for text in CASES}  # the main thread's engine first
+    calls = [CASES[i % len(CASES)] for i in range(8 * 50)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(_answer, calls))
+    assert answers == [expected[text] for text in calls]
+    assert _answer(CASES[0]) == expected[CASES[0]]  # and the main thread still works
+
+
+def test_diff_solve_and_compile_from_threads() -> None:
+    derivatives = {text: str(eqsat.diff(text, "x")) for text in CASES[:4]}
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = dict(zip(CASES[:4], pool.map(lambda t: str(eqsat.diff(t, "x")), CASES[:4]),
+                         strict=True))
+        assert found == derivatives
+        solved = pool.submit(eqsat.solve, "3x + 1 = 2(2x - 6)", "x").result()
+        kernel = pool.submit(eqsat.compile, "x*y/x + 1").result()
+    assert solved["x"] == eqsat.parse("13")
+    assert kernel(2.0, 3.0) == 4.0
+
+
+def test_an_engine_made_in_another_thread_says_so_and_stays_usable() -> None:
+    made: list[Engine] = []
+    worker = threading.Thread(target=lambda: made.append(Engine()))
+    worker.start()
+    worker.join()
+    with pytest.raises(eqsat.EqsatError, match="made in another thread"), \
+            made[0].session():
+        pass
+    mine = Engine()
+    with mine.session() as session:
+        session.add(eqsat.parse("x"))
+
+
+def test_a_failed_push_leaves_the_engine_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = Engine()
+    real = egraph._run
+    failures = []
+
+    def failing_once(graph: object, *commands: object) -> list[object]:
+        if not failures and any(type(c).__name__ == "Push" for c in commands):
+            failures.append(commands)
+            raise eqsat.EqsatError("e-graph engine failure: simulated")
+        return real(graph, *commands)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(egraph, "_run", failing_once)
+    with pytest.raises(eqsat.EqsatError, match="simulated"), engine.session():
+        pass
+    with engine.session() as session:  # not "already running a query"
+        handle = session.add(eqsat.parse("x*1"))
+        session.run(["simplify"])
+        assert str(session.extract(handle)[0]) == "x"
+
+
+def test_a_spawn_process_pool_gives_the_same_answers() -> None:
+    expected = [_answer(text) for text in CASES[:4]]
+    with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
+        assert list(pool.map(_answer, CASES[:4])) == expected
+
+
+FORKED = textwrap.dedent("""
+    import multiprocessing, os
+    import eqsat
+
+    def work(text):
+        try:
+            return str(eqsat.simplify(text))
+        except eqsat.EqsatError as error:
+            return "error: " + str(error)
+
+    if __name__ == "__main__":
+        print(work("x*y/x"))
+        with multiprocessing.get_context("fork").Pool(2) as pool:
+            print(pool.map(work, ["x*y/x", "x + 0"]))
+        pid = os.fork()  # a child that exits normally does not hang at exit either
+        if pid == 0:
+            print(work("x*1"))
+            raise SystemExit(0)
+        os.waitpid(pid, 0)
+""")
+
+
+def test_fork_children_say_why_they_cannot_run_and_never_hang() -> None:
+    done = subprocess.run([sys.executable, "-c", FORKED], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "y"
+    assert lines[1].count("eqsat cannot run in a process forked") == 2
+    assert "'spawn'" in lines[1]
+    assert lines[2].startswith("error: eqsat cannot run in a process forked")
