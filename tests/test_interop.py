@@ -26,6 +26,25 @@ def test_evaluate_names_what_is_missing() -> None:
         eqsat.evaluate("x = 1", x=1.0)
 
 
+@pytest.mark.parametrize("value", [1j, np.array([1.0, 2 + 1j]), np.complex64(1)])
+def test_evaluate_refuses_complex_values_instead_of_dropping_the_imaginary_part(
+        value: object) -> None:
+    with pytest.raises(eqsat.EvaluationError, match="'x' is complex"):
+        eqsat.evaluate("x + 1", x=value)
+
+
+@pytest.mark.parametrize("value", ["a", None, [1, "b"], {"a": 1}])
+def test_evaluate_refuses_values_that_are_not_numbers(value: object) -> None:
+    with pytest.raises(eqsat.EvaluationError, match="value of 'x' is"):
+        eqsat.evaluate("x + 1", x=value)
+
+
+def test_evaluate_takes_integers_booleans_and_numpy_scalars_as_reals() -> None:
+    assert eqsat.evaluate("x/2", x=np.int64(3)) == 1.5
+    assert eqsat.evaluate("x + 1", x=True) == 2.0
+    assert eqsat.evaluate("x*y", x=[1, 2], y=np.float32(2)).tolist() == [2.0, 4.0]
+
+
 @pytest.mark.parametrize("spec", [s for s in ROWS if s.reference is not None and s.arity],
                          ids=lambda s: s.name)
 def test_to_sympy_keeps_every_ops_value(spec: eqsat.ops.Op) -> None:

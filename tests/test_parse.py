@@ -30,6 +30,9 @@ CASES = [
     ("fabs(x) + switch(x < 1, 1, 2)", "abs(x) + where(x < 1, 1, 2)"),
     ("pi*E", "pi*E"),
     ("x <= y", "x <= y"),
+    ("2exp(x) + 1e-2y", "2*exp(x) + 1/100*y"),  # a name after a number still multiplies
+    ("x + 1.", "x + 1"),
+    ("A.T + 0*x", "A.T + 0*x"),
 ]
 
 
@@ -72,6 +75,15 @@ ERRORS = [
     ("x + )", "unexpected ')'", 5),
     ("1e99999", "too large", 1),
     ("(x = 1) + 2", "equation cannot be an operand", 1),
+    # numbers a reader takes for one number, that would lex as a number and something else
+    ("1.2.3", "one decimal point", 1),  # not 1.2*0.3
+    ("y + 0x10", "no 0x, 0b or 0o", 5),  # not 0*x10
+    ("0b101", "no 0x, 0b or 0o", 1),
+    ("1_000", "grouped with '_'", 1),  # not 1*_000
+    ("2*1e", "exponent needs digits", 3),  # not 1*e
+    ("2e+x", "exponent needs digits", 1),
+    ("x1.5", "decimal point right after a name", 3),  # not x1*0.5
+    ("sin(x).5", "decimal point right after a name or ')'", 7),
 ]
 
 

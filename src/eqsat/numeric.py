@@ -109,11 +109,10 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
             if node.is_symbol:
                 if node.name not in values:
                     raise EvaluationError(f"no value given for symbol {node.name!r}")
-                given = values[node.name]
-                arr = np.asarray(given)
+                arr = _real_array(node.name, values[node.name])
                 if node.shape:
                     _check_declared(node, arr.shape, sizes)
-                done[node] = arr if arr.dtype.kind == "f" else arr.astype(np.float64)
+                done[node] = arr
             elif node.is_number:
                 done[node] = float(node.number)
             elif OPS[node.op].kind == "constant":
@@ -129,6 +128,26 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
                         *(done[a] for a in node.args), np.float32))
                 done[node] = value
     return done[expr]
+
+
+def _real_array(name: str, given: Any) -> Any:
+    """A symbol's value as a float array; complex and non-numeric values are refused (the
+    expressions are real-valued: an imaginary part must not be dropped silently)."""
+    try:
+        arr = np.asarray(given)
+    except (TypeError, ValueError) as error:
+        raise EvaluationError(f"the value of {name!r} is not an array of numbers: "
+                              f"{error}") from None
+    if arr.dtype.kind == "c":
+        raise EvaluationError(f"the value of {name!r} is complex: eqsat evaluates real-valued "
+                              "expressions (pass the real part, or real and imaginary parts "
+                              "as two symbols)")
+    if arr.dtype.kind == "f":
+        return arr
+    if arr.dtype.kind not in "iub":
+        raise EvaluationError(f"the value of {name!r} is {type(given).__name__}, not a number "
+                              "or an array of numbers")
+    return arr.astype(np.float64)
 
 
 def _check_declared(symbol: Expr, shape: tuple[int, ...], sizes: dict[str, int]) -> None:

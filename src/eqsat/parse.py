@@ -26,6 +26,15 @@ from .shape import AXIS_OPS, shape_of, with_axis
 MAX_INPUT_CHARS = 100_000
 MAX_NESTING = 200
 _NUMBER_PARTS = re.compile(r"(?P<mantissa>[\d.]+)(?:[eE](?P<exponent>[-+]?\d+))?\Z")
+# A number (not inside a name) and what follows it: text that would lex as a number and then
+# something else, but that a reader takes for one number (1.2.3, 1_000, 0x10, 1e, 2e+x)
+_NUMBER_TAIL = re.compile(r"(?<![\w.])(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+                          r"(?P<tail>[.\d_]|[eE](?![A-Za-z0-9_])|[eE][-+](?!\d)"
+                          r"|(?<=\b0)[xXbBoO][0-9A-Fa-f])?")
+_NAME_THEN_DECIMAL = re.compile(r"(?:[A-Za-z_]\w*|\))(?=\.\d)")  # x1.5: not x1 * 0.5
+_MALFORMED = {".": "a number has one decimal point", "_": "digits cannot be grouped with '_'",
+              "e": "an exponent needs digits (1e5, 1e-5)",
+              "x": "only decimal numbers are read (no 0x, 0b or 0o prefixes)"}
 _TOKEN_NAMES = {
     "NAME": "a name", "NUMBER": "a number", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
     "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "POW": "'^'",
@@ -180,6 +189,24 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         return self._operands(meta, "neg", children)
 
 
+def _check_numbers(text: str, source: str) -> None:
+    """A ParseError at a number written so that it would be read as something else."""
+    for match in _NUMBER_TAIL.finditer(text):
+        tail = match["tail"]
+        if tail is None:
+            continue
+        kind = "." if tail in "." or tail.isdigit() else tail[0].lower()
+        kind = "x" if kind in "xbo" else kind
+        line = text.count("\n", 0, match.start()) + 1
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        raise ParseError(f"malformed number: {_MALFORMED[kind]}", text, line, column, source)
+    for match in _NAME_THEN_DECIMAL.finditer(text):
+        line = text.count("\n", 0, match.end()) + 1
+        column = match.end() - (text.rfind("\n", 0, match.end()) + 1) + 1
+        raise ParseError("a decimal point right after a name or ')' (write x*1.5, or x1_5 "
+                         "for a name)", text, line, column, source)
+
+
 def _check_bounds(text: str, source: str) -> None:
     if len(text) > MAX_INPUT_CHARS:
         raise ParseError(f"input of {len(text)} characters is longer than the limit of "
@@ -211,6 +238,7 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
     if not isinstance(text, str):
         raise ParseError(f"expected text to parse, got {type(text).__name__}")
     _check_bounds(text, source)
+    _check_numbers(text, source)
     where = text if line_offset == 0 else "\n" * line_offset + text
     try:
         tree = grammar().parse(text, start=start)
