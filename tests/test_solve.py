@@ -54,6 +54,44 @@ def test_identity_has_every_value() -> None:
     assert str(solution) == "every x"
 
 
+@pytest.mark.parametrize(("equation", "conditions"), [
+    ("sqrt(x)^2 = x", ["x >= 0"]),  # every x >= 0: once "no solution" (one point was x < 0)
+    ("exp(log(x)) = x", ["x > 0"]),
+    ("sqrt(x^2) = x", ["x >= 0"]),  # defined everywhere, holds on one side of 0
+    ("sqrt(x^2) = -x", ["x <= 0"]),
+    ("x^(1/3)*x^(2/3) = x", ["x >= 0"]),
+    ("cos(x - x) = x/x", ["x != 0"]),  # once "every x", but undefined at 0
+    ("sqrt(x - 2)^2 = x - 2", ["x - 2 >= 0"]),
+])
+def test_a_family_of_solutions_is_stated_with_its_conditions(equation: str,
+                                                              conditions: list[str]) -> None:
+    solution = solve(equation, "x")
+    assert (solution.kind, solution.free) == ("infinite", ("x",))
+    assert [str(c) for c in solution.conditions] == conditions
+    assert str(solution) == f"every x, if {' and '.join(conditions)}"
+    rng = random.Random(1)
+    for _ in range(200):  # the stated set is exactly where the equation holds
+        x = mpmath.mpf(rng.choice([0, 1, -1]) if rng.random() < 0.1 else rng.uniform(-9, 9))
+        inside = all(reference(c, {"x": x}) == 1 for c in solution.conditions)
+        lhs, rhs = (reference(side, {"x": x}) for side in parse(equation).args)
+        holds = lhs is not None and rhs is not None and abs(lhs - rhs) < 1e-30
+        assert inside == holds, (equation, x)
+
+
+@pytest.mark.parametrize("equation", ["log1p(-7/4) = x", "x = log(1 - 1)",
+                                      "x = (-((3^2 - 4^2)/(3 - 4)))^(1/3)"])
+def test_an_undefined_constant_is_no_solution(equation: str) -> None:
+    solution = solve(equation, "x")
+    assert solution.kind == "none"
+    assert "has no real value" in solution.reason
+
+
+def test_an_opaque_parameter_brings_its_domain() -> None:
+    solution = solve("sqrt(a)*x = 1", "x")
+    assert solution["x"] == value("1/sqrt(a)")
+    assert "a >= 0" in [str(c) for c in solution.conditions]
+
+
 def test_symbolic_coefficient_reports_the_zero_case() -> None:
     solution = solve("a*x = b", "x")
     assert solution.kind == "unique" and solution["x"] == value("b/a")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import mpmath
 
@@ -63,19 +64,118 @@ def _failure(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr],
     return None
 
 
-_DOMAIN = {"log": "gt", "sqrt": "ge", "log1p": "gt"}
+# op -> the bounds its argument must keep, as (comparison, bound)
+_DOMAIN: dict[str, tuple[tuple[str, int], ...]] = {
+    "log": (("gt", 0),), "sqrt": (("ge", 0),), "log1p": (("gt", -1),),
+    "asin": (("ge", -1), ("le", 1)), "acos": (("ge", -1), ("le", 1)),
+    "acosh": (("ge", 1),), "atanh": (("gt", -1), ("lt", 1)), "log1mexp": (("lt", 0),),
+}
 
 
 def definedness(value: Expr) -> tuple[Expr, ...]:
-    """Where a symbolic value is defined: denominators nonzero, logarithms of positives,
-    square roots of non-negatives (for the subterms that involve a parameter)."""
+    """Where a symbolic value is defined (for the subterms that involve a symbol):
+    denominators nonzero, logarithms of positives, square roots of non-negatives, inverse
+    functions within their ranges, powers with a fractional exponent of non-negatives."""
     conditions = []
     for node in postorder(value):
         if not node.free_symbols():
             continue
         if node.op == "div" and node.args[1].free_symbols():
             conditions.append(make("ne", node.args[1], number(0)))
+        elif node.op == "tan":
+            conditions.append(make("ne", make("cos", node.args[0]), number(0)))
         elif node.op in _DOMAIN:
-            bound = number(-1) if node.op == "log1p" else number(0)
-            conditions.append(make(_DOMAIN[node.op], node.args[0], bound))
+            conditions += [make(op, node.args[0], number(bound))
+                           for op, bound in _DOMAIN[node.op]]
+        elif node.op == "pow" and node.args[0].free_symbols():
+            conditions += _power_domain(*node.args)
     return tuple(dict.fromkeys(conditions))
+
+
+def _power_domain(base: Expr, exponent: Expr) -> list[Expr]:
+    if not exponent.is_number:
+        return [make("gt", base, number(0))]
+    if exponent.number.denominator == 1:
+        return [make("ne", base, number(0))] if exponent.number < 0 else []
+    return [make("gt" if exponent.number < 0 else "ge", base, number(0))]
+
+
+# --- families: candidates that leave an unknown free ----------------------------------------
+
+FAMILY_POINTS = 64
+_SPECIAL = (0, 1, -1, 2, -2, 0.5, -0.5)  # where domains and sign conditions change
+
+
+@dataclass(frozen=True)
+class Family:
+    """Where a candidate with free unknowns solves the equations: `conditions` (the
+    equations' domain, and a sign condition on a free unknown where it holds on one side of
+    0 only); None with a reason where it holds at no point, or on a set eqsat cannot state."""
+
+    conditions: tuple[Expr, ...] | None
+    reason: str = ""
+    somewhere: bool = False  # it holds at some sampled points (the set is not empty)
+
+
+def check_family(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr],
+                 candidate: Mapping[str, Expr]) -> Family:
+    """Sample the candidate's points (at 60 digits) and describe where it holds."""
+    mapping = {u: candidate[u.name] for u in unknowns}
+    sides = [(lhs.subs(mapping), rhs.subs(mapping)) for lhs, rhs in equations]
+    domain = tuple(dict.fromkeys(c for pair in sides for side in pair
+                                 for c in definedness(side)))
+    names = sorted({s.name for pair in sides for side in pair for s in side.free_symbols()})
+    holds: list[dict[str, mpmath.mpf]] = []
+    fails: list[dict[str, mpmath.mpf]] = []
+    for point in _points(names):
+        if not all(_true(c, point) for c in domain):
+            continue  # outside the equations' domain: no solution there, nothing to check
+        verdict = _holds(sides, point)
+        if verdict is None:
+            return Family(None, "the equations are undefined at points eqsat cannot describe "
+                          f"({_where(point)})", somewhere=bool(holds))
+        (holds if verdict else fails).append(point)
+    if not holds:
+        return Family(None, "it holds at no sampled point" + (
+            f" (it fails at {_where(fails[0])})" if fails else " of the equations' domain"))
+    if not fails:
+        return Family(domain)
+    free = [u for u in unknowns if candidate[u.name] == u]
+    for unknown in free if len(names) == 1 else ():
+        for op in ("ge", "gt", "le", "lt"):
+            condition = make(op, unknown, number(0))
+            if all(_true(condition, p) for p in holds) and \
+                    not any(_true(condition, p) for p in fails):
+                return Family((*domain, condition))
+    return Family(None, f"it holds at some points and not at others ({_where(fails[0])} is "
+                  "one where it fails), on a set eqsat cannot describe", somewhere=True)
+
+
+def _points(names: Sequence[str]) -> list[dict[str, mpmath.mpf]]:
+    """Special values (each symbol's at 0, +-1, ...), then random ones in [-5, 5]."""
+    rng = random.Random(0)
+    points = [{n: mpmath.mpf(v) for n in names} for v in _SPECIAL]
+    while len(points) < FAMILY_POINTS:
+        points.append({n: mpmath.mpf(rng.choice(_SPECIAL) if rng.random() < 0.3
+                                     else rng.uniform(-5, 5)) for n in names})
+    return points if names else points[:1]
+
+
+def _true(condition: Expr, point: Mapping[str, mpmath.mpf]) -> bool:
+    value = reference(condition, point, CHECK_DIGITS)
+    return value is not None and value != 0
+
+
+def _holds(sides: Sequence[tuple[Expr, Expr]], point: Mapping[str, mpmath.mpf]) -> bool | None:
+    """Whether every equation holds at the point; None where one is undefined."""
+    for lhs, rhs in sides:
+        left, right = (reference(side, point, CHECK_DIGITS) for side in (lhs, rhs))
+        if left is None or right is None:
+            return None
+        if abs(left - right) > TOLERANCE * max(1, abs(left), abs(right)):
+            return False
+    return True
+
+
+def _where(point: Mapping[str, mpmath.mpf]) -> str:
+    return ", ".join(f"{k} = {float(v):.6g}" for k, v in point.items())

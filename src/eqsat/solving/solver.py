@@ -13,12 +13,12 @@ from ..errors import EqsatError, SolveError
 from ..expr import Expr, make, number
 from ..extract import display_order
 from ..numeric import reference
-from .check import CHECK_DIGITS, TOLERANCE, check_candidates, definedness
+from .check import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .linear import clear_denominators, eliminate
 from .poly import NotPolynomial, Poly, Ring
-from .solution import Case, Solution
+from .solution import Case, Discarded, Solution
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
 
@@ -74,8 +74,22 @@ def _residuals(problem: Problem) -> tuple[Ring, list[Poly]]:
 
 
 def _polynomial(problem: Problem, depth: int) -> Solution:
-    """Linear systems by elimination; one quadratic in one unknown by its formula."""
+    """Linear systems by elimination; one quadratic in one unknown by its formula; where the
+    equations' opaque parameters (sqrt(a), 1/b, log(3 - 4)) are defined."""
     ring, residuals = _residuals(problem)
+    opaque = [v for v in ring.variables[ring.unknown_count:] if not v.is_symbol]
+    for atom in opaque:
+        if not atom.free_symbols() and reference(atom, {}, CHECK_DIGITS) is None:
+            return Solution("none", problem.names, method="linear",
+                            reason=f"the equations are undefined: {atom} has no real value")
+    solution = _by_degree(problem, ring, residuals, depth)
+    domain = tuple(dict.fromkeys(c for atom in opaque for c in definedness(atom)))
+    if not domain or solution.kind == "none":
+        return solution
+    return replace(solution, conditions=(*domain, *solution.conditions))
+
+
+def _by_degree(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> Solution:
     unknowns = range(len(problem.unknowns))
     degrees = [max((sum(e for i, e in m if i in unknowns) for m in r.terms), default=0)
                for r in residuals]
@@ -259,10 +273,12 @@ def _by_rules(problem: Problem, depth: int) -> Solution:
         raise SolveError(f"the rules cannot isolate any of {', '.join(map(str, unknowns))} "
                          f"in: {shown}")
     values = {u.name: _tidy(problem, found[u]) if u in found else u for u in problem.unknowns}
-    kept, discarded = check_candidates(problem.equations, problem.unknowns, [values])
     free = tuple(u.name for u in problem.unknowns if u not in found)
-    kind = "none" if not kept else "infinite" if free else "unique"
-    return Solution(kind, problem.names, tuple(kept), free if kept else (),
+    if free:
+        return _family(problem, Solution("infinite", problem.names, (values,), free,
+                                         method="rules"))
+    kept, discarded = check_candidates(problem.equations, problem.unknowns, [values])
+    return Solution("unique" if kept else "none", problem.names, tuple(kept),
                     discarded=tuple(discarded), method="rules",
                     reason="" if kept else "the candidate fails the check")
 
@@ -324,6 +340,8 @@ def _polynomial_form(problem: Problem, found: Isolation) -> Expr | None:
 def _recheck(problem: Problem, solution: Solution) -> Solution:
     """A solution of a rewritten equation, checked against the original one (rewrites may
     add solutions: a zero of a denominator, a root of a squared side)."""
+    if solution.kind == "infinite":
+        return _family(problem, replace(solution, method="rules"))
     kept, discarded = check_candidates(problem.equations, problem.unknowns, solution.solutions)
     kept_kind = "several" if len(kept) > 1 else solution.kind if kept else "none"
     if solution.kind == "several" and len(kept) == 1:
@@ -331,6 +349,30 @@ def _recheck(problem: Problem, solution: Solution) -> Solution:
     return replace(solution, kind=kept_kind, solutions=tuple(kept),
                    discarded=solution.discarded + tuple(discarded), method="rules",
                    reason=solution.reason or ("" if kept else "every candidate fails"))
+
+
+def _family(problem: Problem, solution: Solution) -> Solution:
+    """An infinite family (free unknowns), stated where it solves the original equations:
+    their domain (x >= 0 for sqrt(x)^2 = x), and a sign condition on the free unknown where it
+    holds on one side of 0 only (x >= 0 for sqrt(x^2) = x). A family that holds on a set
+    eqsat cannot state is a SolveError, never "no solution"."""
+    (candidate,) = solution.solutions
+    family = check_family(problem.equations, problem.unknowns, candidate)
+    if family.conditions is None:
+        if family.somewhere:
+            raise SolveError(f"the solutions form a set eqsat cannot state: {family.reason}")
+        return Solution("none", problem.names, discarded=(Discarded(candidate, family.reason),),
+                        method=solution.method, reason="every candidate fails")
+    conditions = []
+    for condition in dict.fromkeys((*solution.conditions, *family.conditions)):
+        tidy = _tidy(problem, condition)
+        if tidy == number(0):
+            return Solution("none", problem.names, method=solution.method,
+                            reason=f"the equations are defined nowhere ({condition} never "
+                            "holds)")
+        if tidy != number(1):
+            conditions.append(condition)
+    return replace(solution, conditions=tuple(conditions))
 
 
 def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
