@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -10,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, overload
 
-from .egraph import Engine, Limits
+from .egraph import Engine, Limits, Session
 from .errors import EqsatError, ShapeError
 from .expr import Expr, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
@@ -181,7 +182,7 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
         handle = session.add(expr)  # its time comes out of the run's
         left = max(limits.seconds - (time.perf_counter() - entered), 0.0)
         report = session.run(rulesets, replace(limits, seconds=left))
-        if cost == "tree" and not session.tensor:
+        if cost == "tree" and not session.tensor and not session.shared_heavy:
             return session.extract(handle)[0], report
         snapshot = session.snapshot([handle])
     if isinstance(model, TensorCost):  # costs from the shapes of the classes
@@ -190,6 +191,19 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
         extractor = TreeExtractor(snapshot, model, session.symbol)
         return extractor.term(snapshot.roots[handle]), report
     return extract_dag(snapshot, [handle], model, session.symbol)[0], report
+
+
+def _cheapest(session: Session, handle: str) -> Expr:
+    """The handle's term of least tree cost with no diff or vjp left in it: by egglog, or
+    on eqsat's side where the terms share so much that egglog's tree would not fit in memory,
+    or where a derivative costs more as a tree than the diff statement (100,000)."""
+    if not session.shared_heavy:
+        found = session.extract(handle)[0]
+        if not any(node.op in ("diff", "vjp") for node in postorder(found)):
+            return found
+    snapshot = session.snapshot([handle])
+    model = CostModel({"diff": math.inf, "vjp": math.inf})  # a statement left is no answer
+    return TreeExtractor(snapshot, model, session.symbol).term(snapshot.roots[handle])
 
 
 def simplify(expr: ExprInput, **options: Any) -> Expr:
@@ -232,7 +246,7 @@ def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[
         session.add(wrt)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("diff", expr, wrt))
         report = session.saturate([DIFF_RULESET])
-        result, _ = session.extract(handle)
+        result = _cheapest(session, handle)
     left = [node for node in postorder(result) if node.op == "diff"]
     if left:
         inner = left[0].args[0]
@@ -324,7 +338,7 @@ def _reverse_mode(f: Expr, variable: Expr, rules: Iterable[str | Path]) -> Expr:
         session.add(variable)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("vjp", f, number(1), variable))
         session.saturate([GRAD_RULESET])
-        result, _ = session.extract(handle)
+        result = _cheapest(session, handle)
     left = [node for node in postorder(result) if node.op == "vjp"]
     if left:
         inner = left[0].args[0]

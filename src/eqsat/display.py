@@ -6,12 +6,10 @@ import re
 from fractions import Fraction
 from typing import ClassVar
 
-from .expr import Expr, postorder
+from .expr import Expr
 from .ops import OPS, REDUCING
-from .printing import ATOM, parenthesized
+from .printing import ATOM, ELLIPSIS, Shown, parenthesized, render
 from .shape import ALL_AXES, AXIS_OPS
-
-Shown = tuple[str, int]  # text and the precedence of its outermost operator
 
 _P_ADD, _P_MUL, _P_NEG, _P_POW = (OPS[n].precedence for n in ("add", "mul", "neg", "pow"))
 _REDUCING_NAMES = {op: name for name, op in REDUCING.items()}
@@ -32,10 +30,7 @@ class _Printer:
     constants: ClassVar[dict[str, str]] = {}
 
     def doprint(self, root: Expr) -> str:
-        done: dict[Expr, Shown] = {}
-        for node in postorder(root):
-            done[node] = self._node(node, [done[a] for a in node.args])
-        return done[root][0]
+        return render(root, self._node)
 
     def _node(self, node: Expr, args: list[Shown]) -> Shown:
         if node.is_symbol:
@@ -100,6 +95,8 @@ class LatexPrinter(_Printer):
         "sum": "\\sum", "prod": "\\prod", "amax": "\\max", "amin": "\\min"}
 
     def _symbol(self, name: str) -> str:
+        if name == ELLIPSIS.name:
+            return "\\ldots"
         split = _SUBSCRIPTED.match(name)
         if split and name not in _GREEK:
             base, index = (split[1], split[2]) if split[1] else (split[3], split[4])

@@ -18,8 +18,8 @@ from egglog import bindings
 
 from . import analysis, shape_analysis
 from . import egglog_terms as t
-from .errors import EqsatError, RuleError
-from .expr import Expr, make, number, postorder
+from .errors import EqsatError, LimitError, RuleError
+from .expr import Expr, check_depth, make, number, postorder, tree_size
 from .ops import ROWS
 from .progress import Progress
 from .report import RunReport
@@ -32,6 +32,9 @@ from .rules.model import Rule
 from .shape import is_tensor, shape_of
 from .shape_analysis import ShapeTable, shape_fact
 
+MAX_EXTRACTED_TREE = 100_000  # egglog's extraction builds the term as a tree: a DAG of 61
+#                              nodes, 2^30 as a tree, aborted the process on a 4 GB allocation
+SATURATE_NODES = 200_000  # the most a run without a time limit (Session.saturate) may grow to
 NODE_SLACK = 1.1  # a step that leaves more than this times the node limit is undone
 STEP_NODE_GROWTH = 8  # the most one step is taken to multiply the e-nodes by
 MAX_SNAPSHOTS = 4  # steps guarded by a push in one session
@@ -258,11 +261,14 @@ class Session:
         self._bits: dict[str, int] = {}
         self._shapes = ShapeTable()
         self._pushes = 0  # egglog push levels of its own, popped with the session
+        self.shared_heavy = False  # a term added is larger than MAX_EXTRACTED_TREE as a tree
 
     def add(self, expr: Expr) -> str:
         """Put a term in the e-graph; returns its handle (a global name). A tensor
         expression's shapes are checked first (ShapeError)."""
         self._check_open()
+        check_depth(expr)
+        self.shared_heavy = self.shared_heavy or tree_size(expr) > MAX_EXTRACTED_TREE
         commands: list[object] = []
         if self.tensor:
             commands += self._shapes.add(shape_of(node) for node in postorder(expr))
@@ -419,8 +425,10 @@ class Session:
         return t.call("seq", *steps)
 
     def saturate(self, rulesets: Sequence[str]) -> RunReport:
-        """Run to a fixpoint in one command, without limits: only for rulesets that terminate
-        (as [diff] does, pushing diff strictly inward).
+        """Run to a fixpoint without a time limit: only for rulesets that terminate (as [diff]
+        does, pushing diff strictly inward). One iteration a command, so that a run whose
+        e-graph grows past SATURATE_NODES (vjp seeds multiply along every path of a term
+        with shared subterms) stops with a LimitError instead of exhausting memory.
 
         Constant folding stays off: it puts 1^2 in the e-class of 1, and rules that
         descend into subterms (as diff's do) would follow such cycles without end.
@@ -428,15 +436,26 @@ class Session:
         self._check_open()
         ruleset = self.engine._ruleset(self.egraph, rulesets)
         analyse = self._analyses(rulesets, folding=False)
-        step = t.call("saturate", t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse))
-        start = time.perf_counter()
-        output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [step]))[0]
+        step = t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse)
         expected = self.engine.rule_names(rulesets)
-        matches = {name: count for name, count in output.report.num_matches_per_rule.items()
-                   if name in expected}
-        nodes = self.node_count()
-        return RunReport("saturated", len(output.report.iterations), nodes,
-                         time.perf_counter() - start, matches, [nodes])
+        report = RunReport("saturated")
+        start = time.perf_counter()
+        while True:
+            output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",
+                                                            [step]))[0].report
+            report.iterations += 1
+            for name, count in output.num_matches_per_rule.items():
+                if name in expected:
+                    report.rule_matches[name] = report.rule_matches.get(name, 0) + count
+            report.nodes = self.node_count()
+            if not output.updated:
+                break
+            if report.nodes > SATURATE_NODES:
+                raise LimitError(f"the [{', '.join(rulesets)}] rules grew the e-graph past "
+                                 f"{SATURATE_NODES:,} e-nodes")
+        report.seconds = time.perf_counter() - start
+        report.node_history.append(report.nodes)
+        return report
 
     def node_count(self) -> int:
         """E-nodes of the term sort in the e-graph."""
@@ -459,8 +478,13 @@ class Session:
         return True
 
     def extract(self, handle: str) -> tuple[Expr, int]:
-        """The term of least tree cost in a handle's e-class, and that cost."""
+        """The term of least tree cost in a handle's e-class, and that cost, by egglog; a
+        LimitError where a term added is too large as a tree for it (see shared_heavy: the
+        extractors over snapshot() work on the DAG)."""
         self._check_open()
+        if self.shared_heavy:
+            raise LimitError(f"the expression is larger than {MAX_EXTRACTED_TREE:,} nodes "
+                             "when its shared subterms are written out")
         best = _run(self.egraph, bindings.UserDefined(t.SPAN, "extract", [t.var(handle)]))[0]
         return term_to_expr(best.termdag, best.term, self.symbol), best.cost
 

@@ -18,6 +18,8 @@ from .ops import OPS, lookup
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
+MAX_DEPTH = 10_000  # nesting that reaches the e-graph (egglog's extraction recurses: 33,000
+#                     levels overflowed its stack and killed the process)
 
 ExprLike = Union["Expr", int, float, Fraction]
 
@@ -240,6 +242,22 @@ def tree_size(root: Expr) -> int:
     for node in postorder(root):
         sizes[node] = 1 + sum(sizes[a] for a in node.args)
     return sizes[root]
+
+
+def depth(root: Expr) -> int:
+    """Levels of nesting: 1 for a leaf."""
+    depths: dict[Expr, int] = {}
+    for node in postorder(root):
+        depths[node] = 1 + max((depths[a] for a in node.args), default=0)
+    return depths[root]
+
+
+def check_depth(root: Expr) -> None:
+    """A LimitError for an expression nested deeper than MAX_DEPTH."""
+    found = depth(root)
+    if found > MAX_DEPTH:
+        raise LimitError(f"the expression is nested {found:,} levels deep; eqsat works on at "
+                         f"most {MAX_DEPTH:,}")
 
 
 def _tree_leaves(root: Expr) -> int:

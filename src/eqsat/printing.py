@@ -40,12 +40,69 @@ def parenthesized(text: str, prec: int, parent: int, right: bool, op: str,
     return paren(text) if needs else text
 
 
-def to_text(root: Expr) -> str:
-    """Parseable text for an expression, with the fewest parentheses that keep its shape."""
-    done: dict[Expr, tuple[str, int]] = {}
-    for node in postorder(root):
-        done[node] = _node_text(node, [done[a] for a in node.args])
-    return done[root][0]
+MAX_PRINTED_NODES = 200_000  # past this many nodes as a tree, the printers show a part
+ELLIPSIS = Expr("sym", (), "…")  # stands for a subterm left out (not parseable, on purpose)
+Shown = tuple[str, int]  # text and the precedence of its outermost operator
+
+
+def shown_part(root: Expr, budget: int = MAX_PRINTED_NODES) -> Expr:
+    """The expression itself if it has at most `budget` nodes as a tree; else its top
+    `budget` nodes, breadth first, with each subterm below them written as an ellipsis (a
+    term with shared subterms can be exponentially larger as a tree than as a DAG). Takes
+    time in proportion to the smaller of the tree and the budget."""
+    positions: list[tuple[Expr, int]] = [(root, -1)]  # (subterm, index of its parent)
+    expanded: list[bool] = []
+    for index, (node, _parent) in enumerate(positions):
+        fits = len(positions) + len(node.args) <= budget
+        expanded.append(fits)
+        if fits:
+            positions.extend((arg, index) for arg in node.args)
+    if all(expanded):
+        return root
+    children: dict[int, list[Expr]] = {}
+    for index in range(len(positions) - 1, -1, -1):
+        node, parent = positions[index]
+        if not node.args:
+            built = node
+        elif expanded[index]:
+            built = Expr(node.op, tuple(reversed(children.pop(index))))
+        else:
+            built = ELLIPSIS
+        children.setdefault(parent, []).append(built)
+    return children[-1][0]
+
+
+def render(root: Expr, node_text: Callable[[Expr, list[Shown]], Shown],
+           budget: int = MAX_PRINTED_NODES) -> str:
+    """Bottom-up over distinct subterms (of the part shown_part keeps); a subterm's text is
+    dropped once its last parent has used it, so memory stays near the output's size."""
+    order = postorder(shown_part(root, budget))
+    uses: dict[Expr, int] = {}
+    for node in order:
+        for arg in set(node.args):
+            uses[arg] = uses.get(arg, 0) + 1
+    done: dict[Expr, Shown] = {}
+    for node in order:
+        done[node] = node_text(node, [done[a] for a in node.args])
+        for arg in set(node.args):
+            uses[arg] -= 1
+            if not uses[arg]:
+                del done[arg]
+    return done[order[-1]][0]
+
+
+def to_text(root: Expr, budget: int = MAX_PRINTED_NODES) -> str:
+    """Parseable text for an expression, with the fewest parentheses that keep its shape
+    (an expression of more than `budget` nodes is shown in part: see shown_part)."""
+    return render(root, _node_text, budget)
+
+
+def abbreviated(*exprs: Expr, width: int = 60) -> str:
+    """Expressions as text cut to `width` characters (in time that grows with the width,
+    not the expressions), safe inside a C comment and a Python docstring."""
+    text = ", ".join(to_text(e, budget=width) for e in exprs)
+    text = text.replace("*/", "* /").replace('"""', "'''")
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _node_text(node: Expr, args: list[tuple[str, int]]) -> tuple[str, int]:

@@ -1,0 +1,90 @@
+"""Terms that are deep, or small as a DAG and huge as a tree: every entry point works on the
+DAG (or stops with a LimitError), never exhausting memory or the stack."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import eqsat
+from eqsat.expr import MAX_DEPTH, postorder, tree_size
+from eqsat.printing import ELLIPSIS, MAX_PRINTED_NODES, shown_part
+
+
+def _doubling(levels: int) -> eqsat.Expr:
+    """e = sin(e)*e, `levels` times: 2*levels + 1 distinct nodes, about 3*2^levels as a tree."""
+    e = eqsat.parse("x")
+    for _ in range(levels):
+        e = eqsat.sin(e) * e
+    return e
+
+
+def test_a_term_nested_past_the_depth_limit_is_a_limit_error_not_a_crash() -> None:
+    # 33,000 levels once overflowed egglog's extraction stack (SIGSEGV)
+    with pytest.raises(eqsat.LimitError, match=f"nested 33,001 levels deep.*{MAX_DEPTH:,}"):
+        eqsat.simplify("x^" * 33_000 + "x")
+    deep = "x^" * 2_000 + "x"
+    assert eqsat.parse(str(eqsat.simplify(deep))) == eqsat.parse(deep)
+
+
+def test_printing_a_dag_shows_a_bounded_part() -> None:
+    e = _doubling(40)
+    assert len(postorder(e)) == 81 and tree_size(e) > 2**40
+    text = str(e)
+    assert ELLIPSIS.name in text and len(text) < 10 * MAX_PRINTED_NODES
+    assert "\\ldots" in eqsat.latex(e)
+    assert len(eqsat.pretty(e)) < 10 * MAX_PRINTED_NODES
+    assert hash(e) == hash(_doubling(40))  # hash-consed: the same object, found in O(nodes)
+
+
+def test_a_term_within_the_print_budget_prints_whole_and_reads_back() -> None:
+    e = _doubling(12)
+    assert shown_part(e) is e
+    assert eqsat.parse(str(e)) == e
+
+
+def test_the_part_shown_keeps_the_top_of_the_term() -> None:
+    shown = shown_part(_doubling(10), budget=7)
+    assert tree_size(shown) <= 7
+    assert str(shown) == "sin(…)*(sin(…)*…)"  # breadth first: the top levels are whole
+
+
+def test_a_deep_nest_prints_in_memory_near_its_size() -> None:
+    e = eqsat.parse("x")
+    for _ in range(30_000):
+        e = eqsat.sin(e)
+    tracemalloc.start()
+    text = eqsat.latex(e)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert text.count("\\sin") == 30_000
+    assert peak < 100 * len(text)  # 12 GB once: every level's string was kept
+
+
+def test_compile_evaluates_a_dag_with_one_line_per_distinct_node() -> None:
+    e = _doubling(40)
+    kernel = eqsat.compile(e, ["x"], optimize=None)
+    assert len(kernel.source.splitlines()) < 200
+    points = np.linspace(0.1, 0.9, 5)
+    assert np.allclose(kernel(points), eqsat.evaluate(e, x=points))
+
+
+def test_simplify_and_diff_of_a_dag_work_on_the_dag() -> None:
+    e = _doubling(30)
+    simplified = eqsat.simplify(e)
+    assert np.isclose(eqsat.evaluate(simplified, x=0.7), eqsat.evaluate(e, x=0.7))
+    derivative = eqsat.diff(_doubling(12), "x")
+    step = 1e-6
+    slope = (eqsat.evaluate(_doubling(12), x=0.7 + step)
+             - eqsat.evaluate(_doubling(12), x=0.7 - step)) / (2 * step)
+    assert np.isclose(eqsat.evaluate(derivative, x=0.7), slope, rtol=1e-5)
+    big = eqsat.diff(e, "x")  # extracted on eqsat's side: egglog's tree would not fit
+    assert "diff" not in {node.op for node in postorder(big)}
+
+
+def test_a_gradient_that_grows_without_bound_stops_with_a_limit_error() -> None:
+    # reverse mode by rewriting multiplies seeds along every path of the DAG
+    with pytest.raises(eqsat.LimitError, match="grew the e-graph past"):
+        eqsat.grad(_doubling(30), "x")
