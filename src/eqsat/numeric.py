@@ -222,13 +222,17 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
 
 
 _EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "pow"})
+_PERIODIC = frozenset({"sin", "cos", "tan"})  # reduced modulo pi: digits of pi by magnitude
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
 
 def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
-    """Whether an exponential's argument is beyond every float (exp(exp(exp(20))) has the
-    argument 10^(2*10^8)): mpmath would take minutes or more on it, and no float input can
-    produce it. Such points count as not finite."""
+    """Whether an exponential's or a periodic function's argument is beyond every float
+    (exp(exp(exp(20))) has the argument 10^(2*10^8); sin(exp(x)) at x = 10^5 needs pi to
+    43,000 digits): mpmath would take minutes or more on it, and no float input can produce
+    it. Such points count as not finite."""
+    if op in _PERIODIC:
+        return bool(abs(args[0]) > ASTRONOMICAL)
     if op not in _EXPONENTIAL:
         return False
     if op == "pow":
