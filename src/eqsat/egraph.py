@@ -367,8 +367,13 @@ class Session:
             began = time.perf_counter()
             # a step that could pass the node limit is undone if it does (one step has
             # grown an e-graph 5-fold); a push costs a few ms, so only those at risk
-            # (each push keeps a copy of the e-graph until the session ends: a few at most)
-            guarded = before * STEP_NODE_GROWTH > node_limit and self._pushes < MAX_SNAPSHOTS
+            # (each push keeps a copy of the e-graph until the session ends: a few at most; a
+            # step at risk once they are spent could not be undone, so it is not taken)
+            guarded = before * STEP_NODE_GROWTH > node_limit
+            if guarded and self._pushes >= MAX_SNAPSHOTS:
+                report.seconds = time.perf_counter() - start
+                report.stop_reason = "nodes"
+                break
             if guarded:
                 _run(self.egraph, bindings.Push(1))
                 self._pushes += 1
