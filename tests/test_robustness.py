@@ -229,6 +229,26 @@ def test_names_that_would_shadow_or_break_generated_code(name: str) -> None:
             assert np.allclose(kernel(np.array([1.0, 2.0]), 7.0), [3.0, 5.0])
 
 
+# Python reads identifiers in NFKC form: each of these would become another name (np, fi, mu)
+COMPATIBILITY_FORMS = ["\uff4e\uff50", "\ufb01", "\u00b5", "\u2168", "x\u2082"]
+
+
+@pytest.mark.parametrize("name", COMPATIBILITY_FORMS)
+@pytest.mark.parametrize("target", ["numpy", "cupy"])
+def test_names_python_would_normalise_are_refused(name: str, target: str) -> None:
+    with pytest.raises(eqsat.EqsatError, match="not a plain ASCII Python identifier"):
+        eqsat.compile("x + 1", ["x", name], target=target)
+    with pytest.raises(eqsat.EqsatError, match="not a plain ASCII Python identifier"):
+        eqsat.compile("x + 1", name=name, target=target)
+    with pytest.raises(eqsat.EqsatError):
+        eqsat.symbol(name)
+
+
+def test_a_kernel_name_that_would_hide_numpy_is_refused() -> None:
+    with pytest.raises(eqsat.EqsatError, match="would hide a name"):
+        eqsat.compile("x + 1", name="np")
+
+
 def test_symbol_names_are_data_in_the_e_graph() -> None:
     """A name that egglog would read as program text stays a plain string literal."""
     odd = Expr("sym", (), 'x") (panic "boom')  # not constructible through the public API

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_expr
 from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
 from .codegen.cuda_tensor import print_tensor_program
+from .codegen.numpy import MODULE_NAMES, check_python_names
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr, postorder
@@ -46,8 +46,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         raise EqsatError(f"dtype is 'float32', 'float64' or None, not {dtype!r}")
     if target == "cupy" and dtype is None:
         dtype = "float32"
-    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-        raise EqsatError(f"kernel name {name!r} is not a plain Python identifier")
+    check_python_names([], MODULE_NAMES, name)
     given = [exprs] if isinstance(exprs, (str, Expr)) else list(exprs)
     if not given:
         raise EqsatError("compile needs at least one expression")

@@ -3,7 +3,6 @@ per-element body a __device__ function, float or double, and a CuPy launcher mod
 
 from __future__ import annotations
 
-import keyword
 import math
 import re
 from collections.abc import Sequence
@@ -55,10 +54,9 @@ LAUNCHER_NAMES = MODULE_NAMES | {"cp", "SOURCE", "DTYPE", "ARGS", "OUTPUTS", "BL
 
 
 def _check_names(args: Sequence[str], name: str) -> None:
-    check_python_names(args, LAUNCHER_NAMES)
+    check_python_names(args, LAUNCHER_NAMES, name)
     for arg in [*args, name]:
-        if not arg.isidentifier() or keyword.iskeyword(arg) or arg.startswith("_") or \
-                arg.startswith("eqsat_") or arg in _RESERVED or \
+        if arg.startswith("eqsat_") or arg in _RESERVED or \
                 re.fullmatch(r"out\d+|.*_step|.*_body", arg):
             raise EqsatError(f"name {arg!r} is not usable in CUDA C (an identifier that is "
                              "not a keyword, does not start with _ and is not a math function)")

@@ -67,7 +67,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     on the same inputs has their broadcast shape and dtype, so a temporary whose value is
     dead is written again with out=. Nodes free of the inputs are folded into literals.
     """
-    check_python_names(args, MODULE_NAMES)
+    check_python_names(args, MODULE_NAMES, name)
     missing = sorted({s.name for e in outputs for s in e.free_symbols()} - set(args))
     if missing:
         raise EqsatError(f"the expression uses {', '.join(missing)}, not among the "
@@ -166,16 +166,24 @@ MODULE_NAMES = frozenset({"np", "math", "float"}) | {op.numpy for op in OPS.valu
     "expand", "sum_to", "logsumexp", "softmax", "log_softmax"}
 
 
-def check_python_names(args: Sequence[str], reserved: frozenset[str]) -> None:
-    """Argument names that are plain identifiers and shadow nothing the generated module
-    needs: not a keyword, no leading underscore, not one of `reserved`."""
-    for arg in args:
-        if not isinstance(arg, str) or not arg.isidentifier() or keyword.iskeyword(arg) or \
-                arg.startswith("_"):
-            raise EqsatError(f"argument name {arg!r} is not a plain Python identifier")
-        if arg in reserved:
-            raise EqsatError(f"argument name {arg!r} would hide a name the generated code "
-                             "uses: rename the symbol")
+def plain_identifier(name: object) -> bool:
+    """An ASCII identifier, not a keyword, without a leading underscore. Python reads other
+    identifiers in NFKC form: a full-width or ligature spelling of np or fi would become that
+    name in a generated module."""
+    return isinstance(name, str) and name.isascii() and name.isidentifier() and \
+        not keyword.iskeyword(name) and not name.startswith("_")
+
+
+def check_python_names(args: Sequence[str], reserved: frozenset[str],
+                       name: str = "kernel") -> None:
+    """Argument and kernel names that are plain identifiers and shadow nothing the generated
+    module needs (not one of `reserved`)."""
+    for kind, given in [*(("argument", arg) for arg in args), ("kernel", name)]:
+        if not plain_identifier(given):
+            raise EqsatError(f"{kind} name {given!r} is not a plain ASCII Python identifier")
+        if given in reserved:
+            raise EqsatError(f"{kind} name {given!r} would hide a name the generated code "
+                             "uses: rename it")
 
 
 def computed_nodes(outputs: Sequence[Expr]) -> list[Expr]:
