@@ -38,7 +38,8 @@ def test_literal_negation_and_ratio_fold_to_numbers() -> None:
 
 
 def test_symbols_with_assumptions_differ_from_plain_ones() -> None:
-    (x,) = eqsat.symbols("x", positive=True)
+    x = eqsat.symbols("x", positive=True)  # one name: one symbol, as in SymPy
+    assert eqsat.symbols("x,", positive=True) == (x,) == eqsat.symbols(["x"], positive=True)
     assert x.assumptions == {"positive"}
     assert x is not eqsat.symbol("x")
     with pytest.raises(eqsat.EqsatError, match="unknown assumption"):

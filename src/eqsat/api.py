@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, overload
 
+from . import arguments
 from .egraph import Engine, Limits, Session
 from .errors import EqsatError, ShapeError
 from .expr import Expr, make, number, postorder, rebuild, symbol
@@ -76,7 +77,7 @@ def engine(rules: Iterable[str | Path] = (), trust: bool = False) -> Engine:
     rules must pass the numeric soundness check (RuleError otherwise) unless trust=True; a
     file version loaded with trust stays trusted, so later calls with rules=[...] find it.
     """
-    files = tuple((str(Path(r)), _modified(Path(r))) for r in rules)
+    files = tuple((str(Path(r)), _modified(Path(r))) for r in arguments.rule_files(rules))
     if trust:
         _TRUSTED.update(files)
     return _engine(files, all(f in _TRUSTED for f in files))
@@ -90,7 +91,7 @@ def _declared(assume: Mapping[str, str | Iterable[str]] | None,
     """The symbols given assumptions or shapes (a shape makes a tensor)."""
     flags: dict[str, list[str]] = {}
     for name, held in (assume or {}).items():
-        flags[name] = [held] if isinstance(held, str) else list(held)
+        flags[name] = arguments.strings(held, f"the assumptions of {name}")
     for name in shapes or {}:
         flags.setdefault(name, [])
     return [tensor(name, (shapes or {}).get(name, ()), **dict.fromkeys(held, True))
@@ -102,7 +103,8 @@ def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None =
     """Text or an Expr; `assume` gives symbols assumptions, e.g. {"x": "positive"};
     `shapes` makes symbols tensors, e.g. {"A": ("n", "m")}. A tensor expression's shapes
     are checked (ShapeError)."""
-    known = _declared(assume, shapes)
+    value = arguments.expression(value)
+    known = _declared(arguments.mapping(assume, "assume"), arguments.mapping(shapes, "shapes"))
     if isinstance(value, Expr):
         found = value.subs({Expr("sym", (), s.name): s for s in known}) if known else value
         for declared in known:
@@ -150,10 +152,12 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     began = time.perf_counter()  # the time limit covers everything from here
     if cost not in ("tree", "dag"):
         raise EqsatError(f"unknown cost {cost!r}: use 'tree' or 'dag'")
+    rulesets = arguments.strings(rulesets, "rulesets")
+    rounds = arguments.count(rounds, "rounds")
     if DIFF_RULESET in rulesets:
         raise EqsatError("the [diff] rules run to completion of their own: use eqsat.diff, "
                          "or write diff(e, x) in the expression")
-    limits = limits or Limits()
+    limits = Limits.of(limits)
     start = to_expr(expr, assume, shapes)
     model = TensorCost(sizes or {}) if is_tensor(start) else CostModel()
     measure = model.tree_cost if cost == "tree" else model.dag_cost
@@ -221,7 +225,7 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
     right, _ = expand_derivatives(to_expr(second), rules)
     with chosen.session(is_tensor(left) or is_tensor(right)) as session:
         a, b = session.add(left), session.add(right)
-        report = session.run(wanted, limits or Limits())
+        report = session.run(wanted, Limits.of(limits))
         return report.stop_reason != "contradiction" and session.same(a, b)
 
 
@@ -265,10 +269,10 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     start = to_expr(expr, assume)
     if is_tensor(start):
         raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
-    order = [wrt] * n if isinstance(wrt, (str, Expr)) else list(wrt)
-    if n < 1 or not order:
-        raise EqsatError(f"the order of a derivative is a positive integer, not {n}")
-    limits = limits or Limits()
+    n = arguments.count(n, "the order of a derivative")
+    given = arguments.names(wrt, "wrt")
+    order = given * n if isinstance(wrt, (str, Expr)) else given
+    limits = Limits.of(limits)
     deadline = time.perf_counter() + limits.seconds
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
@@ -317,9 +321,9 @@ def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
         raise ShapeError(f"grad takes a scalar-valued expression; {f} has shape "
                          f"{show(shape_of(f))}")
     rulesets = ("simplify", "stability") if stable else ("simplify",)
-    limits = limits or Limits()
+    limits = Limits.of(limits)
     f = simplify_report(f, rules=rules, limits=limits, rulesets=rulesets, rounds=1).expr
-    variables = [wrt] if isinstance(wrt, (str, Expr)) else list(wrt)
+    variables = arguments.names(wrt, "wrt")
     found = []
     for wanted in variables:
         variable = _variable(f, wanted)
@@ -355,10 +359,10 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     ["x", "y"]). An equation is `lhs = rhs`, `lhs == rhs`, or e meaning e = 0; unknowns
     default to every symbol. method "auto" eliminates polynomial systems exactly and uses
     the [solve] rules otherwise; "rules" goes to the rules first."""
-    given = [equations] if isinstance(equations, (str, Expr)) else list(equations)
-    if not given:
+    listed = list(equations) if isinstance(equations, (list, tuple)) else [equations]
+    if not listed:
         raise EqsatError("solve needs at least one equation")
-    parsed = [to_expr(e, assume) for e in given]
+    parsed = [to_expr(arguments.expression(e, "an equation"), assume) for e in listed]
     for number_, equation in enumerate(parsed, 1):
         if is_tensor(equation):
             raise ShapeError(f"equation {number_} has tensors: solve takes scalar equations")
@@ -374,11 +378,11 @@ def solve(equations: ExprInput | Sequence[ExprInput],
             raise EqsatError("the equations have no symbol to solve for")
         wanted: list[Variable] = list(names)
     else:
-        wanted = [unknowns] if isinstance(unknowns, (str, Expr)) else list(unknowns)
+        wanted = arguments.names(unknowns, "unknowns")
     symbols_ = [_unknown(parsed, w) for w in wanted]
     if len(set(symbols_)) != len(symbols_):
         raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
-    return _solve(parsed, symbols_, engine(rules), limits or Limits(), method)
+    return _solve(parsed, symbols_, engine(rules), Limits.of(limits), method)
 
 
 def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
@@ -396,9 +400,10 @@ def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
 
 def evaluate(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any) -> Any:
     """NumPy evaluation: evaluate("x*y/x", {"x": 2.0, "y": 3.0}) or evaluate(e, x=2.0, y=3.0)."""
-    return _evaluate(to_expr(expr), {**(values or {}), **named})
+    return _evaluate(to_expr(expr), {**arguments.mapping(values, "values"), **named})
 
 
 def check_rules(paths: Iterable[str | Path], points: int = 300) -> list[Verdict]:
     """Load rule files and check every rule numerically; unsound ones carry a counterexample."""
-    return [check_rule(rule, points) for rule in load_rules(paths).rules]
+    points = arguments.count(points, "points")
+    return [check_rule(rule, points) for rule in load_rules(arguments.rule_files(paths)).rules]

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import arguments
 from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_expr
 from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
 from .codegen.cuda_tensor import print_tensor_program
@@ -47,7 +48,11 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if target == "cupy" and dtype is None:
         dtype = "float32"
     check_python_names([], MODULE_NAMES, name)
-    given = [exprs] if isinstance(exprs, (str, Expr)) else list(exprs)
+    listed = list(exprs) if isinstance(exprs, (list, tuple)) else [exprs]
+    given = [arguments.expression(e) for e in listed]
+    sizes = arguments.mapping(sizes, "sizes")
+    if args is not None:
+        args = arguments.names(args, "args")
     if not given:
         raise EqsatError("compile needs at least one expression")
     parsed = [expand_derivatives(to_expr(e, shapes=shapes), rules)[0] for e in given]
@@ -64,7 +69,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         overrides = COSTS if target == "numpy" else {}
         tensors = any(is_tensor(e) for e in parsed)
         costs = TensorCost(overrides, sizes or {}) if tensors else CostModel(overrides)
-        program = _simplified(parsed, rules, limits or Limits(), costs)
+        program = _simplified(parsed, rules, Limits.of(limits), costs)
     elif optimize == "stabilize":
         program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
     else:

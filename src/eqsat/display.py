@@ -6,6 +6,7 @@ import re
 from fractions import Fraction
 from typing import ClassVar
 
+from .errors import ArgumentError
 from .expr import Expr
 from .ops import OPS, REDUCING
 from .printing import ATOM, ELLIPSIS, Shown, parenthesized, render
@@ -257,9 +258,16 @@ def latex_text(text: str) -> str:
 
 def latex(expr: Expr) -> str:
     """The LaTeX of an expression (math mode, without dollars): latex(x/2) is \\frac{x}{2}."""
-    return LatexPrinter().doprint(expr)
+    return LatexPrinter().doprint(_expr(expr))
 
 
 def pretty(expr: Expr) -> str:
     """A one-line Unicode rendering for people: pretty(x**2*y) is x²·y."""
-    return UnicodePrinter().doprint(expr)
+    return UnicodePrinter().doprint(_expr(expr))
+
+
+def _expr(value: object) -> Expr:
+    if not isinstance(value, Expr):
+        raise ArgumentError(f"expected an eqsat Expr (eqsat.parse makes one from text), not "
+                            f"{type(value).__name__}")
+    return value

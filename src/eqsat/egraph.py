@@ -16,9 +16,9 @@ from typing import Any
 
 from egglog import bindings
 
-from . import analysis, shape_analysis
+from . import analysis, arguments, shape_analysis
 from . import egglog_terms as t
-from .errors import EqsatError, LimitError, RuleError
+from .errors import ArgumentError, EqsatError, LimitError, RuleError
 from .expr import Expr, check_depth, make, number, postorder, tree_size
 from .ops import ROWS
 from .progress import Progress
@@ -71,8 +71,19 @@ class Limits:
         for name, value in counts.items():
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")
-        if not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
+        if not isinstance(self.seconds, (int, float)) or isinstance(self.seconds, bool) or \
+                not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
             raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
+
+    @classmethod
+    def of(cls, value: object) -> Limits:
+        """The limits a function was given: the defaults for None."""
+        if value is None:
+            return cls()
+        if not isinstance(value, Limits):
+            raise ArgumentError(f"limits is an eqsat.Limits(...), not {type(value).__name__} "
+                                f"{value!r:.40}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -146,6 +157,7 @@ class Engine:
         self._graphs: dict[bool, bindings.EGraph] = {}
         self._thread = threading.get_ident()  # egglog's e-graphs are bound to their thread
         self._check_usable()
+        rules = arguments.rule_files(rules)
         loaded = RuleFile()
         if library:  # a shipped file named again is not loaded twice
             shipped = library_paths()

@@ -54,6 +54,10 @@ def _window(line: str, index: int) -> tuple[str, int]:
     return head + line[start:end] + tail, index - start + len(head)
 
 
+class ArgumentError(EqsatError, TypeError):
+    """An argument of the wrong type or form, named in the message (also a TypeError)."""
+
+
 class RuleError(EqsatError):
     """A broken rule file or rule: names the file, line and column."""
 

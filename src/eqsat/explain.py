@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import arguments
 from .api import ExprInput, engine, simplify, to_expr
 from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
 from .display import latex, latex_text
@@ -75,8 +76,8 @@ def explain(start: ExprInput, result: ExprInput | None = None, *,
     otherwise the round derives the cheapest term it found and the next round goes on from
     there, as simplify does. Every step is checked by evaluating both sides at sampled points.
     """
-    limits = limits or Limits()
-    rule_files = list(rules)
+    limits = Limits.of(limits)
+    rule_files = arguments.rule_files(rules)
     begin = to_expr(start, assume)
     if is_tensor(begin):
         raise EqsatError("explain derives scalar expressions; this one has tensors")

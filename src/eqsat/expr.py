@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import keyword
 import math
+import numbers
 import os
 import re
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import ClassVar, Union
+from typing import Any, ClassVar, Union
 
-from .errors import EqsatError, LimitError
+from .errors import ArgumentError, EqsatError, LimitError
 from .ops import OPS, lookup
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
@@ -21,7 +22,7 @@ MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
 MAX_DEPTH = 10_000  # nesting that reaches the e-graph (egglog's extraction recurses: 33,000
 #                     levels overflowed its stack and killed the process)
 
-ExprLike = Union["Expr", int, float, Fraction]
+ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 
 
 class Expr:
@@ -286,17 +287,21 @@ def number(value: int | Fraction | str) -> Expr:
 
 
 def as_expr(value: ExprLike) -> Expr:
-    """Python numbers become exact constants (a float by its shortest decimal form)."""
+    """Python and NumPy numbers become exact constants (a float by its shortest decimal form
+    in its own precision: np.float32(0.1) is 1/10)."""
     if isinstance(value, Expr):
         return value
     if isinstance(value, bool):
         return number(int(value))
-    if isinstance(value, (int, Fraction)):
-        return number(value)
-    if isinstance(value, float):
+    if isinstance(value, numbers.Integral):
+        return number(int(value))
+    if isinstance(value, numbers.Rational):
+        return number(Fraction(int(value.numerator), int(value.denominator)))
+    if isinstance(value, numbers.Real):
         if not math.isfinite(value):
             raise EqsatError(f"{value} is not a finite number")
-        return number(Fraction(repr(value)))
+        plain = isinstance(value, float) and type(value).__module__ == "builtins"
+        return number(Fraction(repr(value) if plain else str(value)))
     raise EqsatError(f"cannot use {type(value).__name__} {value!r} in an expression")
 
 
@@ -322,6 +327,8 @@ def make(op: str, *args: Expr) -> Expr:
 
 def symbol(name: str, **assumptions: bool) -> Expr:
     """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer."""
+    if not isinstance(name, str):
+        raise ArgumentError(f"a symbol's name is text, not {type(name).__name__}")
     return shaped_symbol(name, (), assumptions)
 
 
@@ -342,14 +349,21 @@ def shaped_symbol(name: str, shape: tuple[int | str, ...],
     return Expr("sym", (), name, held, shape)
 
 
-def symbols(names: str | Iterable[str], **assumptions: bool) -> tuple[Expr, ...]:
-    """Several symbols from a space- or comma-separated string (or a list of names)."""
+def symbols(names: str | Iterable[str], **assumptions: bool) -> Any:
+    """Symbols from a space- or comma-separated string, as SymPy's: symbols("x") is one
+    symbol, symbols("x y") and symbols("x,") a tuple; a list of names gives a tuple."""
     if isinstance(names, str):
-        names = names.replace(",", " ").split()
-    found = tuple(symbol(n, **assumptions) for n in names)
+        single = "," not in names and len(names.split()) == 1
+        listed = names.replace(",", " ").split()
+    elif isinstance(names, Iterable):
+        single, listed = False, list(names)
+    else:
+        raise ArgumentError(f"symbols() takes names as text or a list, not "
+                            f"{type(names).__name__}")
+    found = tuple(symbol(n, **assumptions) for n in listed)
     if not found:
         raise EqsatError("symbols() needs at least one name")
-    return found
+    return found[0] if single else found
 
 
 def constant(name: str) -> Expr:

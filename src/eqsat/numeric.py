@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -16,6 +17,15 @@ from .shape import ALL_AXES, AXISWISE, REDUCTIONS, TENSOR_OPS
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 _erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def rounded(value: Fraction) -> float:
+    """The nearest float to an exact constant; past float's range an infinity, as a float
+    literal such as 1e400 rounds."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def erf(x: Any) -> Any:
@@ -114,7 +124,7 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
                     _check_declared(node, arr.shape, sizes)
                 done[node] = arr
             elif node.is_number:
-                done[node] = float(node.number)
+                done[node] = rounded(node.number)
             elif OPS[node.op].kind == "constant":
                 done[node] = float(getattr(np, OPS[node.op].numpy[3:]))
             elif not OPS[node.op].is_value:

@@ -31,7 +31,7 @@ def egraph_dot(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         raise EqsatError("egraph_dot draws scalar expressions; this one has tensors")
     with engine(rules).session() as session:
         handle = session.add(start)
-        session.run(rulesets, limits or Limits())
+        session.run(rulesets, Limits.of(limits))
         snapshot = session.snapshot([handle])
     size = sum(len(nodes) for nodes in snapshot.classes.values())
     if size > MAX_DRAWN_NODES:

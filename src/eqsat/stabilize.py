@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from . import arguments
 from .api import ExprInput, engine, expand_derivatives, simplify, to_expr
 from .egraph import Limits
 from .errors import EqsatError
@@ -53,7 +54,8 @@ def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
     start = to_expr(expr)
     if is_tensor(start):
         raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
-    return mean_bits(start, sample(start, domain, points, dtype, seed))
+    return mean_bits(start, sample(start, arguments.domain(domain),
+                                   arguments.count(points, "points"), dtype, seed))
 
 
 def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 256,
@@ -69,8 +71,10 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
 
     A domain's signs become assumptions (0 < x < 1: x is positive), as Herbie assumes its
     precondition: the result equals the input there, and may differ outside it."""
-    limits = limits or Limits()
+    limits = Limits.of(limits)
     deadline = time.perf_counter() + limits.seconds  # covers sampling, rounds and search
+    domain = arguments.domain(domain)
+    points = arguments.count(points, "points")
     given = to_expr(expr)
     if is_tensor(given):
         raise EqsatError("stabilize_report measures the error of scalar expressions; for "

@@ -7,7 +7,7 @@ from typing import Any
 
 import sympy
 
-from .errors import EqsatError
+from .errors import ArgumentError, EqsatError
 from .expr import Expr, make, number, postorder, symbol
 
 _DIRECT: dict[str, Any] = {
@@ -45,6 +45,8 @@ def _sympy_symbol(node: Expr) -> Any:
 
 def to_sympy(expr: Expr) -> Any:
     """The SymPy expression of an Expr; an equation becomes sympy.Eq."""
+    if not isinstance(expr, Expr):
+        raise ArgumentError(f"to_sympy takes an eqsat Expr, not {type(expr).__name__}")
     done: dict[Expr, Any] = {}
     for node in postorder(expr):
         args = [done[a] for a in node.args]
@@ -89,7 +91,12 @@ def _arithmetic(op: str, args: list[Any]) -> Any:
 
 def from_sympy(value: Any) -> Expr:
     """An Expr from a SymPy expression (numbers exact; Float by its shortest decimal)."""
-    stack: list[tuple[Any, bool]] = [(sympy.sympify(value), False)]
+    try:
+        converted = sympy.sympify(value, strict=not isinstance(value, str))
+    except (sympy.SympifyError, TypeError, SyntaxError) as error:
+        raise ArgumentError(f"from_sympy takes a SymPy expression, not "
+                            f"{type(value).__name__} {str(value)[:40]!r} ({error})") from None
+    stack: list[tuple[Any, bool]] = [(converted, False)]
     done: dict[Any, Expr] = {}
     while stack:
         node, ready = stack.pop()

@@ -247,6 +247,10 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
     names = sorted(set(variables or ()) | {s.name for s in expr.free_symbols()})
     holds = _precondition(domain) if isinstance(domain, str) else None
     ranges = domain_bounds(domain, names)
+    for name, (low, high) in ranges.items():
+        if not low <= high:
+            raise EqsatError(f"the domain {domain!r} leaves no value of {name} (from {low:g} "
+                             f"to {high:g})")
     rng = random.Random(seed)
     kept: dict[str, list[float]] = {n: [] for n in names}
     truth: list[float] = []
