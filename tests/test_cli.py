@@ -123,3 +123,37 @@ def test_ops_into_a_closed_pipe_stops_quietly() -> None:
     done = subprocess.run(f"{sys.executable} -m eqsat.cli ops | head -1", shell=True,
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.startswith("add") and done.stderr == ""
+
+
+def test_version_and_help_with_defaults() -> None:
+    done = eqsat("--version")
+    assert done.returncode == 0 and done.stdout.startswith("eqsat ")
+    shown = " ".join(eqsat("simplify", "--help").stdout.split())
+    for default in ("(default 5)", "(default 1,000", "(default 30)"):
+        assert default in shown
+
+
+def test_batch_mode_reads_one_expression_a_line_and_goes_on_after_an_error() -> None:
+    done = subprocess.run([sys.executable, "-m", "eqsat.cli", "simplify", "-"],
+                          input="x*y/x\n\n3x + * 2\nx + 0\n", capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout == "y\nx\n"
+    assert done.returncode == 2
+    assert done.stderr.startswith("eqsat: error: line 3: ")
+
+
+def test_an_expression_from_a_file(tmp_path: Path) -> None:
+    source = tmp_path / "big.txt"
+    source.write_text("x*y/x + " + " + ".join(["0"] * 20_000) + "\n")  # 80 KB
+    done = eqsat("simplify", f"@{source}", "--quiet")
+    assert (done.returncode, done.stdout) == (0, "y\n")
+    missing = eqsat("simplify", f"@{tmp_path / 'none.txt'}")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_a_run_cut_short_by_a_limit_says_so_on_stderr() -> None:
+    done = eqsat("simplify", "(a+b)^2 - (a-b)^2", "--node-limit", "300")
+    assert done.returncode == 0 and done.stdout
+    assert "the node limit stopped the rules" in done.stderr
+    assert "--node-limit" in done.stderr
+    assert eqsat("simplify", "x*y/x").stderr == ""  # saturated: nothing to say

@@ -186,7 +186,7 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
         handle = session.add(expr)  # its time comes out of the run's
         left = max(limits.seconds - (time.perf_counter() - entered), 0.0)
         report = session.run(rulesets, replace(limits, seconds=left))
-        if cost == "tree" and not session.tensor and not session.shared_heavy:
+        if cost == "tree" and not session.tensor and not session.needs_snapshot:
             return session.extract(handle)[0], report
         snapshot = session.snapshot([handle])
     if isinstance(model, TensorCost):  # costs from the shapes of the classes
@@ -201,7 +201,7 @@ def _cheapest(session: Session, handle: str) -> Expr:
     """The handle's term of least tree cost with no diff or vjp left in it: by egglog, or
     on eqsat's side where the terms share so much that egglog's tree would not fit in memory,
     or where a derivative costs more as a tree than the diff statement (100,000)."""
-    if not session.shared_heavy:
+    if not session.needs_snapshot:
         found = session.extract(handle)[0]
         if not any(node.op in ("diff", "vjp") for node in postorder(found)):
             return found

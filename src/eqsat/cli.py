@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
 
 from .api import (
     check_rules,
@@ -27,6 +29,7 @@ from .expr import Expr
 from .ops import ROWS
 from .picture import egraph_dot, save_dot
 from .progress import set_progress
+from .report import RunReport
 from .rules import load_rules
 from .shape import is_tensor
 from .stabilize import plot_error, stabilize, stabilize_report
@@ -83,23 +86,76 @@ def _shown(expr: Expr, args: argparse.Namespace) -> str:
     return pretty(expr) if args.pretty else str(expr)
 
 
+_RAISED_BY = {"nodes": ("node limit", "--node-limit"), "time": ("time limit", "--timeout"),
+              "iterations": ("iteration limit", "--iterations")}
+
+
+def _say_what_stopped(report: RunReport) -> None:
+    """One line on stderr when a limit cut the rules short: the answer may not be the
+    simplest they can reach."""
+    if report.stop_reason not in _RAISED_BY:
+        return
+    what, option = _RAISED_BY[report.stop_reason]
+    spent = f", {report.seconds:.1f} s" if report.stop_reason == "time" else ""
+    print(f"eqsat: the {what} stopped the rules before they were done ({report.nodes:,} "
+          f"e-nodes after {report.iterations} iterations{spent}); raise it with {option}",
+          file=sys.stderr)
+
+
+def _expressions(given: str) -> list[str]:
+    """The expression argument: `-` reads one expression a line from standard input (batch
+    mode, blank lines skipped), `@FILE` reads one expression from a file."""
+    if given == "-":
+        return sys.stdin.read().splitlines()
+    if given.startswith("@") and len(given) > 1:
+        try:
+            return [Path(given[1:]).read_text(encoding="utf-8").strip()]
+        except OSError as error:
+            raise EqsatError(f"cannot read {given[1:]}: {error.strerror}") from None
+    return [given]
+
+
+def _each(args: argparse.Namespace, answer: Callable[[str], None]) -> int:
+    """Run answer on every expression given; in batch mode an error on one line is said
+    (with its line number) and the others still run, and the exit status is 2."""
+    given = _expressions(args.expression)
+    if args.expression != "-":
+        for text in given:
+            answer(text)
+        return 0
+    failed = 0
+    for number, text in enumerate(given, 1):
+        if not text.strip():
+            continue
+        try:
+            answer(text)
+        except EqsatError as error:
+            print(f"eqsat: error: line {number}: {error}", file=sys.stderr)
+            failed += 1
+    return 2 if failed else 0
+
+
 def _simplify(args: argparse.Namespace) -> int:
-    result = simplify_report(args.expression, rules=args.rules, limits=_limits(args),
+    return _each(args, lambda text: _simplify_one(text, args))
+
+
+def _simplify_one(text: str, args: argparse.Namespace) -> None:
+    result = simplify_report(text, rules=args.rules, limits=_limits(args),
                              assume=_assumptions(args.assume), cost=args.cost,
                              shapes=_shapes(args.shape), sizes=_sizes(args.size))
     print(_shown(result.expr, args))
+    _say_what_stopped(result.report)
     if args.report:
         print(result.report, file=sys.stderr)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
     if args.explain:
-        derivation = explain(args.expression, result.expr, rules=args.rules,
+        derivation = explain(text, result.expr, rules=args.rules,
                              limits=_limits(args), assume=_assumptions(args.assume))
         print(derivation)
     if args.egraph:
-        dot = egraph_dot(args.expression, rules=args.rules, limits=_limits(args),
+        dot = egraph_dot(text, rules=args.rules, limits=_limits(args),
                          assume=_assumptions(args.assume))
         print(f"e-graph: {save_dot(dot, args.egraph)}", file=sys.stderr)
-    return 0
 
 
 def _scalars_only(args: argparse.Namespace) -> None:
@@ -114,12 +170,16 @@ def _diff(args: argparse.Namespace) -> int:
     if not variables:
         raise EqsatError("--wrt names the symbol(s) to differentiate in")
     wrt = variables[0] if len(variables) == 1 else variables
-    result = diff_report(args.expression, wrt, args.order, rules=args.rules,
-                         limits=_limits(args), assume=_assumptions(args.assume))
-    print(_shown(result.expr, args))
-    if args.report:
-        print(result.report, file=sys.stderr)
-    return 0
+
+    def answer(text: str) -> None:
+        result = diff_report(text, wrt, args.order, rules=args.rules,
+                             limits=_limits(args), assume=_assumptions(args.assume))
+        print(_shown(result.expr, args))
+        _say_what_stopped(result.report)
+        if args.report:
+            print(result.report, file=sys.stderr)
+
+    return _each(args, answer)
 
 
 def _grad(args: argparse.Namespace) -> int:
@@ -231,7 +291,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _query_options(command: argparse.ArgumentParser, subject: str = "expression") -> None:
     if subject == "expression":
-        command.add_argument("expression")
+        command.add_argument("expression", help="the expression; - reads one a line from "
+                             "standard input, @FILE reads one from a file")
     command.add_argument("--rules", action="append", default=[], metavar="FILE",
                          help="also load this .rules file (repeatable)")
     command.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
@@ -247,19 +308,26 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
                          "(x², √x, ≤) instead of text eqsat parses")
     command.add_argument("--quiet", action="store_true", help="no progress line, even for "
                          "runs longer than a second in a terminal")
-    command.add_argument("--timeout", type=float, help="seconds for the whole run")
-    command.add_argument("--node-limit", type=int, help="e-nodes per saturation round")
-    command.add_argument("--iterations", type=int, help="iterations per saturation round")
+    defaults = Limits()
+    command.add_argument("--timeout", type=float, metavar="SECONDS",
+                         help=f"for the whole run (default {defaults.seconds:g})")
+    command.add_argument("--node-limit", type=int, metavar="N", help="e-nodes per saturation "
+                         f"round (default {defaults.nodes:,}, or {defaults.nodes_per_input} "
+                         "times the input's e-nodes if more)")
+    command.add_argument("--iterations", type=int, metavar="N", help="iterations per "
+                         f"saturation round (default {defaults.iterations})")
 
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="eqsat", description="Symbolic algebra by equality "
                                   "saturation on e-graphs.")
+    top.add_argument("--version", action="version", version=f"eqsat {_version()}")
     commands = top.add_subparsers(dest="command", required=True)
 
     simplify = commands.add_parser("simplify", help="simplify an expression")
     _query_options(simplify)
-    simplify.add_argument("--cost", choices=["tree", "dag"], default="tree")
+    simplify.add_argument("--cost", choices=["tree", "dag"], default="tree",
+                          help="tree: every use of a subterm counts; dag: once (default tree)")
     simplify.add_argument("--explain", action="store_true", help="also print a derivation: "
                           "one rule application a step, each checked numerically")
     simplify.add_argument("--egraph", metavar="FILE.svg", help="draw the saturated e-graph, "
@@ -286,7 +354,8 @@ def parser() -> argparse.ArgumentParser:
     solve_.add_argument("--for", dest="unknowns", nargs="+", metavar="X",
                         help="the unknowns (default: every symbol)")
     solve_.add_argument("--method", choices=["auto", "rules"], default="auto",
-                        help="rules: the [solve] rules first, even for polynomial equations")
+                        help="rules: the [solve] rules first, even for polynomial equations "
+                        "(default auto)")
     _query_options(solve_, subject="equations")
     solve_.set_defaults(run=_solve)
 
@@ -294,8 +363,10 @@ def parser() -> argparse.ArgumentParser:
     _query_options(stabilize)
     stabilize.add_argument("--domain", help="ranges, x=1e-9:1e-3,y=0:1, or a precondition "
                            "such as '0 < x < 1 and y > 2' (default: every float)")
-    stabilize.add_argument("--points", type=int, default=256, help="sampled points")
-    stabilize.add_argument("--dtype", choices=["float64", "float32"], default="float64")
+    stabilize.add_argument("--points", type=int, default=256, help="sampled points "
+                           "(default 256)")
+    stabilize.add_argument("--dtype", choices=["float64", "float32"], default="float64",
+                           help="the precision measured (default float64)")
     stabilize.add_argument("--plot", metavar="FILE.png", help="draw bits of error before and "
                            "after against the first variable (needs matplotlib)")
     stabilize.set_defaults(run=_stabilize)
@@ -304,13 +375,15 @@ def parser() -> argparse.ArgumentParser:
                                    "C with a CuPy launcher)")
     compile_.add_argument("expressions", nargs="+", metavar="EXPR",
                           help="one or more outputs, computed together")
-    compile_.add_argument("--target", choices=["numpy", "cupy"], default="numpy")
+    compile_.add_argument("--target", choices=["numpy", "cupy"], default="numpy",
+                          help="default numpy")
     compile_.add_argument("--args", nargs="+", metavar="X", help="argument order (default: "
                           "every symbol, sorted by name)")
     compile_.add_argument("--dtype", choices=["float32", "float64"])
     compile_.add_argument("--optimize", choices=["simplify", "stabilize", "none"],
-                          default="simplify")
-    compile_.add_argument("--name", default="kernel", help="the function's name")
+                          default="simplify", help="default simplify")
+    compile_.add_argument("--name", default="kernel", help="the function's name (default "
+                          "kernel)")
     compile_.add_argument("-o", "--output", metavar="FILE", help="write the module here (for "
                           "cupy: kernel.py, the launcher; kernel.cu, the CUDA source)")
     _query_options(compile_, subject="expressions")
@@ -321,13 +394,21 @@ def parser() -> argparse.ArgumentParser:
     check = rules_commands.add_parser("check", help="load rule files and check every rule "
                                       "numerically, and every check: line by proof")
     check.add_argument("files", nargs="+")
-    check.add_argument("--points", type=int, default=300, help="sampled points per rule")
+    check.add_argument("--points", type=int, default=300, help="sampled points per rule "
+                       "(default 300)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passing rules too")
     check.set_defaults(run=_rules_check)
 
     commands.add_parser("ops", help="list the operator table").set_defaults(run=_ops)
     commands.add_parser("demo", help="a tour of what eqsat does").set_defaults(run=_demo)
     return top
+
+
+def _version() -> str:
+    try:
+        return metadata.version("eqsat")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from egglog import bindings
 from . import analysis, arguments, shape_analysis
 from . import egglog_terms as t
 from .errors import ArgumentError, EqsatError, LimitError, RuleError
-from .expr import Expr, check_depth, make, number, postorder, tree_size
+from .expr import Expr, check_depth, depth, make, number, postorder, tree_size
 from .ops import ROWS
 from .progress import Progress
 from .report import RunReport
@@ -32,8 +32,12 @@ from .rules.model import Rule
 from .shape import is_tensor, shape_of
 from .shape_analysis import ShapeTable, shape_fact
 
-MAX_EXTRACTED_TREE = 100_000  # egglog's extraction builds the term as a tree: a DAG of 61
-#                              nodes, 2^30 as a tree, aborted the process on a 4 GB allocation
+# egglog's extraction builds the term as a tree, recursively: a DAG of 61 nodes, 2^30 as a
+# tree, aborted the process on a 4 GB allocation; a term 33,000 levels deep overflowed its
+# stack. Past these, terms are extracted on eqsat's side (Session.needs_snapshot).
+MAX_EXTRACTED_TREE = 100_000
+MAX_EXTRACTED_DEPTH = 2_000
+INLINE_DEPTH = 32  # levels of a term sent to egglog as one nested term between named ones
 SATURATE_NODES = 200_000  # the most a run without a time limit (Session.saturate) may grow to
 NODE_SLACK = 1.1  # a step that leaves more than this times the node limit is undone
 STEP_NODE_GROWTH = 8  # the most one step is taken to multiply the e-nodes by
@@ -273,35 +277,43 @@ class Session:
         self._bits: dict[str, int] = {}
         self._shapes = ShapeTable()
         self._pushes = 0  # egglog push levels of its own, popped with the session
-        self.shared_heavy = False  # a term added is larger than MAX_EXTRACTED_TREE as a tree
+        self.needs_snapshot = False  # a term added is too large or deep for egglog's extract
 
     def add(self, expr: Expr) -> str:
         """Put a term in the e-graph; returns its handle (a global name). A tensor
         expression's shapes are checked first (ShapeError)."""
         self._check_open()
         check_depth(expr)
-        self.shared_heavy = self.shared_heavy or tree_size(expr) > MAX_EXTRACTED_TREE
+        if tree_size(expr) > MAX_EXTRACTED_TREE or depth(expr) > MAX_EXTRACTED_DEPTH:
+            self.needs_snapshot = True
         commands: list[object] = []
+        order = postorder(expr)
         if self.tensor:
-            commands += self._shapes.add(shape_of(node) for node in postorder(expr))
+            commands += self._shapes.add(shape_of(node) for node in order)
         elif is_tensor(expr):
             raise EqsatError(f"{expr} has tensors: it needs a session opened with tensor=True")
-        for node in postorder(expr):
-            if node in self._names:
+        named = _named(order, expr, self.tensor)
+        terms: dict[Expr, t.Term] = {n: t.var(self._names[n]) for n in order if n in self._names}
+        for node in order:
+            if node in terms:
                 continue
-            name = f"$e{len(self._names)}"
             if node.is_symbol:
                 term = t.sym(node.name)
                 self._assume(node)
+                commands += self._variable_bit(node.name)
             elif node.is_number:
                 term = t.num(node.number)
             else:
-                term = t.op(node.op, *(t.var(self._names[a]) for a in node.args))
+                term = t.op(node.op, *(terms[a] for a in node.args))
+            if node not in named:
+                terms[node] = term
+                continue
+            name = f"$e{len(self._names)}"
             commands.append(bindings.ActionCommand(bindings.Let(t.SPAN, name, term)))
             self._names[node] = name
+            terms[node] = t.var(name)
             if node.is_symbol:  # facts about a symbol follow its definition
                 commands += self._facts(node, name)
-                commands += self._variable_bit(node.name)
                 if self.tensor:
                     commands.append(shape_fact(name, self._shapes.id_of(node.shape)))
         _run(self.egraph, *commands)
@@ -496,12 +508,13 @@ class Session:
 
     def extract(self, handle: str) -> tuple[Expr, int]:
         """The term of least tree cost in a handle's e-class, and that cost, by egglog; a
-        LimitError where a term added is too large as a tree for it (see shared_heavy: the
-        extractors over snapshot() work on the DAG)."""
+        LimitError where a term added is too large or deep for it (see needs_snapshot: the
+        extractors over snapshot() work on the DAG, without recursion)."""
         self._check_open()
-        if self.shared_heavy:
+        if self.needs_snapshot:
             raise LimitError(f"the expression is larger than {MAX_EXTRACTED_TREE:,} nodes "
-                             "when its shared subterms are written out")
+                             "when its shared subterms are written out, or nested deeper "
+                             f"than {MAX_EXTRACTED_DEPTH:,} levels, for egglog's extraction")
         best = _run(self.egraph, bindings.UserDefined(t.SPAN, "extract", [t.var(handle)]))[0]
         return term_to_expr(best.termdag, best.term, self.symbol), best.cost
 
@@ -556,6 +569,25 @@ class Session:
     def _check_open(self) -> None:
         if self.closed:
             raise EqsatError("this e-graph session has ended")
+
+
+def _named(order: Sequence[Expr], root: Expr, tensor: bool) -> set[Expr]:
+    """The subterms that get a global name in the e-graph: the root, symbols with facts
+    (assumptions, shapes), subterms used twice, and one level in INLINE_DEPTH, so that the
+    rest go to egglog as nested terms (one global per subterm made adding 100,000 of them
+    take 52 s, growing quadratically) that are never deeper than INLINE_DEPTH."""
+    uses: dict[Expr, int] = {}
+    for node in order:
+        for arg in node.args:
+            uses[arg] = uses.get(arg, 0) + 1
+    named = {root}
+    height: dict[Expr, int] = {}
+    for node in order:
+        height[node] = 1 + max((height[a] for a in node.args if a not in named), default=0)
+        facts = node.is_symbol and (bool(node.assumptions) or tensor)
+        if facts or uses.get(node, 0) > 1 or height[node] >= INLINE_DEPTH:
+            named.add(node)
+    return named
 
 
 def term_to_expr(termdag: bindings.TermDag, root: int,

@@ -19,8 +19,7 @@ from .ops import OPS, lookup
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
-MAX_DEPTH = 10_000  # nesting that reaches the e-graph (egglog's extraction recurses: 33,000
-#                     levels overflowed its stack and killed the process)
+MAX_DEPTH = 100_000  # nesting that reaches the e-graph
 
 ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections import deque
 from collections.abc import Callable
 
 from ..egraph import Snapshot
@@ -25,16 +26,21 @@ class TreeExtractor:
         self.best: dict[int, tuple[float, Node]] = {}
         self.eclass_of: dict[Node, int] = {
             node: eclass for eclass, nodes in snapshot.classes.items() for node in nodes}
-        changed = True
-        while changed:  # Bellman-Ford style: costs only fall, and are bounded below
-            changed = False
-            for eclass, nodes in snapshot.classes.items():
-                for node in nodes:
-                    cost = self.node_cost(node)
-                    if cost is not None and (eclass not in self.best
-                                             or cost < self.best[eclass][0] - 1e-9):
-                        self.best[eclass] = (cost, node)
-                        changed = True
+        # a worklist, children before parents: a node is costed once all its children have
+        # a term, and again when one of them gets cheaper (costs only fall)
+        users: dict[int, list[Node]] = {}
+        for node in self.eclass_of:
+            for child in set(node[1]):
+                users.setdefault(child, []).append(node)
+        work = deque(node for node in self.eclass_of if not node[1])
+        while work:
+            node = work.popleft()
+            cost = self.node_cost(node)
+            eclass = self.eclass_of[node]
+            if cost is None or (eclass in self.best and cost >= self.best[eclass][0] - 1e-9):
+                continue
+            self.best[eclass] = (cost, node)
+            work.extend(users.get(eclass, ()))
         self._terms: dict[int, Expr] = {}
 
     def node_cost(self, node: Node) -> float | None:
