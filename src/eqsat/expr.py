@@ -244,6 +244,17 @@ def tree_size(root: Expr) -> int:
     return sizes[root]
 
 
+def symbol_names(roots: Iterable[Expr]) -> dict[Expr, frozenset[str]]:
+    """The names of the symbols in every distinct subterm of the roots (one pass)."""
+    found: dict[Expr, frozenset[str]] = {}
+    for root in roots:
+        for node in postorder(root):
+            if node not in found:
+                found[node] = frozenset((node.name,)) if node.is_symbol else \
+                    frozenset().union(*(found[a] for a in node.args))
+    return found
+
+
 def depth(root: Expr) -> int:
     """Levels of nesting: 1 for a leaf."""
     depths: dict[Expr, int] = {}

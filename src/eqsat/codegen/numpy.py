@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .. import numeric
 from ..errors import EqsatError
-from ..expr import Expr, postorder
+from ..expr import Expr, postorder, symbol_names
 from ..ops import OPS
 from ..printing import abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, TENSOR_OPS, Shape, shape_of
@@ -77,10 +77,9 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     for index, node in enumerate(order):
         for child in node.args:
             last[child] = index
-    inputs: dict[Expr, frozenset[str]] = {n: frozenset(s.name for s in n.free_symbols())
-                                          for n in order}
+    inputs = symbol_names(outputs)  # each subterm's symbols, in one pass over the DAG
     helpers = sorted({OPS[n.op].numpy for n in order
-                      if n.args and n.free_symbols() and not OPS[n.op].numpy.startswith("np.")})
+                      if n.args and inputs[n] and not OPS[n.op].numpy.startswith("np.")})
     elementwise = _elementwise_nodes(order)
     dims = dimension_names(args, outputs)
     lines = [f"def {name}({', '.join(args)}):",
@@ -186,28 +185,20 @@ def check_python_names(args: Sequence[str], reserved: frozenset[str],
 def computed_nodes(outputs: Sequence[Expr]) -> list[Expr]:
     """The nodes a program computes, children first: not the witnesses whose shape is all
     expand and sum_to take from them, nor the axis of a reduction."""
-    order: list[Expr] = []
-    seen: set[Expr] = set()
-    for output in outputs:
-        for node in postorder(output):
-            if node not in seen and _needed(node, output):
-                seen.add(node)
-                order.append(node)
-    return order
-
-
-def _needed(node: Expr, root: Expr) -> bool:
-    """Whether node is reachable from root through arguments that are values."""
-    stack, visited = [root], set()
+    needed: set[Expr] = set()  # reachable from an output through arguments that are values
+    stack = list(outputs)
     while stack:
         current = stack.pop()
-        if current is node:
-            return True
-        if current in visited:
-            continue
-        visited.add(current)
-        stack += [a for k, a in enumerate(current.args) if k in _value_arguments(current)]
-    return False
+        if current not in needed:
+            needed.add(current)
+            stack += [current.args[k] for k in _value_arguments(current)]
+    order: list[Expr] = []
+    for output in outputs:
+        for node in postorder(output):
+            if node in needed:
+                needed.discard(node)
+                order.append(node)
+    return order
 
 
 def _value_arguments(node: Expr) -> range | tuple[int, ...]:

@@ -8,9 +8,13 @@ from ..egraph import Snapshot
 from ..errors import EqsatError
 from ..expr import Expr
 from .cost import CostModel
-from .tree import build_term
+from .tree import TreeExtractor, build_term
 
 Choice = tuple[str, tuple[int, ...], object]
+# Each class's choice carries the set of classes its term uses: time grows with the square of
+# the e-graph (a 5,000-node chain took 120 s). Past this many e-nodes, tree-cost extraction
+# (linear) chooses; shared subterms are still computed once, the terms being hash-consed.
+MAX_DAG_NODES = 3_000
 
 
 def extract_dag(snapshot: Snapshot, handles: Sequence[str], model: CostModel,
@@ -18,8 +22,14 @@ def extract_dag(snapshot: Snapshot, handles: Sequence[str], model: CostModel,
     """Greedy DAG extraction (as in extraction-gym's greedy-dag), then rebuild the terms.
 
     Each e-class keeps the cheapest e-node by the cost of the set of e-classes its term
-    would use, so a subterm shared by several parts of the program is counted once.
+    would use, so a subterm shared by several parts of the program is counted once. An
+    e-graph past MAX_DAG_NODES is extracted by tree cost instead.
     """
+    if sum(len(nodes) for nodes in snapshot.classes.values()) > MAX_DAG_NODES:
+        extractor = TreeExtractor(snapshot, model, symbol)
+        if any(snapshot.roots[h] not in extractor.best for h in handles):
+            raise EqsatError("no finite-cost term in the e-class to extract")
+        return [extractor.term(snapshot.roots[h]) for h in handles]
     best: dict[int, tuple[float, dict[int, float], Choice]] = {}
     changed = True
     while changed:
