@@ -84,6 +84,8 @@ ERRORS = [
     ("2e+x", "exponent needs digits", 1),
     ("x1.5", "decimal point right after a name", 3),  # not x1*0.5
     ("sin(x).5", "decimal point right after a name or ')'", 7),
+    ("x + inf", "'inf' is not a real number", 5),  # never a symbol named inf
+    ("nan*x", "'nan' is not a real number", 1),
 ]
 
 

@@ -20,6 +20,7 @@ ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
 MAX_DEPTH = 100_000  # nesting that reaches the e-graph
+NOT_REAL = frozenset({"inf", "infinity", "nan", "oo"})  # names refused as symbols
 
 ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 
@@ -350,6 +351,10 @@ def shaped_symbol(name: str, shape: tuple[int | str, ...],
         raise EqsatError(f"symbol name {name!r} is not an identifier")
     if lookup(name) is not None:
         raise EqsatError(f"{name!r} names an operation, not a symbol")
+    if name.lower() in NOT_REAL:
+        raise EqsatError(f"{name!r} is not a real number, and too easily read as one to be a "
+                         "symbol: eqsat's expressions are real-valued (use a bound such as "
+                         "1e300, or a limit, instead)")
     unknown = set(assumptions) - set(ASSUMPTIONS)
     if unknown:
         raise EqsatError(f"unknown assumption(s) {sorted(unknown)}; known: {list(ASSUMPTIONS)}")
