@@ -166,3 +166,15 @@ def test_diff_inside_an_expression_is_expanded_by_simplify() -> None:
     assert eqsat.simplify("diff(sin(x)^2, x) - sin(2*x)") is parse("0")
     with pytest.raises(eqsat.EqsatError, match="run to completion"):
         eqsat.simplify("x", rulesets=["diff"])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("abs(x)", "sign(x)"),  # x/abs(x) once: undefined at 0, where SymPy's sign(x) is 0
+    ("sqrt(x^2)", "sign(x)"),
+    ("sign(x)", "0"),
+])
+def test_derivatives_of_abs_are_defined_where_the_function_is_differentiable(
+        text: str, expected: str) -> None:
+    derivative = eqsat.diff(text, "x")
+    assert str(derivative) == expected
+    assert eqsat.evaluate(derivative, x=0.0) == 0.0  # defined at 0

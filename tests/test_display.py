@@ -53,6 +53,7 @@ EXAMPLES: dict[str, tuple[Callable[[], Expr], str, str]] = {
     "acosh": (lambda: eqsat.acosh(x), r"\operatorname{acosh}\left(x\right)", "acosh(x)"),
     "atanh": (lambda: eqsat.atanh(x), r"\operatorname{atanh}\left(x\right)", "atanh(x)"),
     "abs": (lambda: eqsat.abs(-x), r"\left|-x\right|", "|-x|"),
+    "sign": (lambda: eqsat.sign(x), r"\operatorname{sign}\left(x\right)", "sign(x)"),
     "log1p": (lambda: eqsat.log1p(x), r"\operatorname{log1p}\left(x\right)", "log1p(x)"),
     "expm1": (lambda: eqsat.expm1(x), r"\operatorname{expm1}\left(x\right)", "expm1(x)"),
     "hypot": (lambda: eqsat.hypot(x, y), r"\operatorname{hypot}\left(x, y\right)",

@@ -37,6 +37,8 @@ _SIGN_TABLE: list[tuple[str, tuple[str | None, ...], str]] = [
     ("pow", ("NonZero", None), "NonZero"),
     ("sqrt", (None,), "NonNeg"), ("sqrt", ("Pos",), "Pos"),
     ("abs", (None,), "NonNeg"), ("abs", ("NonZero",), "Pos"),
+    ("sign", ("Pos",), "Pos"), ("sign", ("Neg",), "Neg"), ("sign", ("NonNeg",), "NonNeg"),
+    ("sign", ("NonPos",), "NonPos"), ("sign", ("NonZero",), "NonZero"), ("sign", (None,), "IsInt"),
     ("hypot", (None, None), "NonNeg"), ("acos", (None,), "NonNeg"), ("acosh", (None,), "NonNeg"),
     ("max", ("Pos", None), "Pos"), ("max", (None, "Pos"), "Pos"),
     ("max", ("NonNeg", None), "NonNeg"), ("max", (None, "NonNeg"), "NonNeg"),

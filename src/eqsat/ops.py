@@ -100,6 +100,7 @@ ROWS: list[Op] = [
     Op("atanh", 1, "function", mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
        "-1 < x < 1"),
     Op("abs", 1, "function", mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12),
+    Op("sign", 1, "function", mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12),
     Op("log1p", 1, "function", mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1"),
     Op("expm1", 1, "function", mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20),
     Op("hypot", 2, "function", mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20),

@@ -15,7 +15,7 @@ _DIRECT: dict[str, Any] = {
     "tan": sympy.tan, "asin": sympy.asin, "acos": sympy.acos, "atan": sympy.atan,
     "atan2": sympy.atan2, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
     "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh, "abs": sympy.Abs,
-    "erf": sympy.erf, "erfc": sympy.erfc, "min": sympy.Min, "max": sympy.Max,
+    "sign": sympy.sign, "erf": sympy.erf, "erfc": sympy.erfc, "min": sympy.Min, "max": sympy.Max,
 }
 _DEFINED: dict[str, Any] = {  # ops SymPy has no function for, by their definitions
     "log1p": lambda a: sympy.log(1 + a),
@@ -33,8 +33,8 @@ _FROM_FUNCTION = {
     sympy.exp: "exp", sympy.log: "log", sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan",
     sympy.asin: "asin", sympy.acos: "acos", sympy.atan: "atan", sympy.atan2: "atan2",
     sympy.sinh: "sinh", sympy.cosh: "cosh", sympy.tanh: "tanh", sympy.asinh: "asinh",
-    sympy.acosh: "acosh", sympy.atanh: "atanh", sympy.Abs: "abs", sympy.erf: "erf",
-    sympy.erfc: "erfc",
+    sympy.acosh: "acosh", sympy.atanh: "atanh", sympy.Abs: "abs", sympy.sign: "sign",
+    sympy.erf: "erf", sympy.erfc: "erfc",
 }
 
 

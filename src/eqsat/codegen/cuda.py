@@ -21,6 +21,7 @@ _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="
 # device helpers for the ops C's math library lacks; `T` and `S` (the suffix of the math
 # functions: "f" for float) are filled in per precision
 _HELPERS = {
+    "sign": "static __device__ T eqsat_sign{S}(T x) {{ return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }}",
     "sigmoid": "static __device__ T eqsat_sigmoid{S}(T x) {{ return x >= 0 ? 1 / (1 + exp{S}(-x))"
                " : exp{S}(x) / (1 + exp{S}(x)); }}",
     "softplus": "static __device__ T eqsat_softplus{S}(T x) {{ return fmax{S}(x, (T)0) + "

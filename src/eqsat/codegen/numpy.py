@@ -24,7 +24,7 @@ _UFUNC_OUT = {name for name, op in OPS.items() if op.numpy.startswith("np.") and
 # this target, so that simplify does not trade exp(x)/(1 + exp(x)) for a slower sigmoid
 COSTS: dict[str, float] = {
     "sym": 0, "num": 0, "pi": 0, "E": 0,
-    "add": 1, "sub": 1, "mul": 1, "div": 1, "neg": 0.7, "abs": 0.6, "pow": 3,
+    "add": 1, "sub": 1, "mul": 1, "div": 1, "neg": 0.7, "abs": 0.6, "sign": 0.6, "pow": 3,
     "lt": 0.6, "le": 0.6, "gt": 0.6, "ge": 0.6, "eq": 0.6, "ne": 0.6,
     "min": 1, "max": 1, "where": 1.8, "sqrt": 2.5, "exp": 1.8, "log": 1.8, "sin": 19,
     "cos": 20, "tan": 3, "asin": 12, "acos": 13, "atan": 2.7, "atan2": 5, "sinh": 2.6,
