@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import eqsat
 from eqsat.extract import CostModel, display_order
 from eqsat.parse import parse
@@ -44,3 +46,24 @@ def test_display_order() -> None:
     assert str(display_order(x - eqsat.expr.number(-1) * y)) == "x + y"
     assert str(display_order(eqsat.parse("-(x^(-1/2)) + y^(1/2) + x*(3*y) + y^(-2)"))) \
         == "-1/sqrt(x) + sqrt(y) + 3*x*y + 1/y^2"
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("4*(a*b)", "4*a*b"),
+    ("x/(1/2)", "2*x"),
+    ("x/(2/3)", "3/2*x"),
+    ("cos(x)*(6 - x^2) + (-6*sin(x)*x)", "cos(x)*(6 - x^2) - 6*sin(x)*x"),
+    ("a + (b + c)", "a + b + c"),
+    ("x*(y*z)*2", "2*x*y*z"),
+])
+def test_display_order_writes_what_people_write(text: str, shown: str) -> None:
+    result = display_order(eqsat.parse(text))
+    assert str(result) == shown
+    assert eqsat.evaluate(result, a=1.5, b=-2.0, c=0.25, x=0.7, y=3.0, z=-1.25) == \
+        pytest.approx(eqsat.evaluate(text, a=1.5, b=-2.0, c=0.25, x=0.7, y=3.0, z=-1.25))
+
+
+def test_display_order_keeps_a_tensor_product_order() -> None:
+    a, b, c = (eqsat.tensor(n, ("n", "n")) for n in "ABC")
+    chain = a * (b * c)
+    assert display_order(chain) == chain

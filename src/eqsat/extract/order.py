@@ -5,15 +5,18 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..expr import Expr, make, number, rebuild
+from ..shape import is_tensor
 
 
 def _negated(term: Expr) -> Expr | None:
-    """-term when term is a negative number or a product led by one, else None."""
+    """-term when term is a negative number or a product whose leftmost factor is one (as
+    (-6*sin(x))*x), else None."""
     if term.is_number and term.number < 0:
         return number(-term.number)
-    if term.op == "mul" and term.args[0].is_number and term.args[0].number < 0:
-        factor = -term.args[0].number
-        return term.args[1] if factor == 1 else make("mul", number(factor), term.args[1])
+    if term.op == "mul":
+        left = _negated(term.args[0])
+        if left is not None:
+            return term.args[1] if left == number(1) else make("mul", left, term.args[1])
     return None
 
 
@@ -31,29 +34,30 @@ def _power(base: Expr, exponent: Fraction) -> Expr | None:
 
 def display_order(expr: Expr) -> Expr:
     """Rewrite into the forms people write, by rules the library proves sound: commutativity
-    (2*x, x + 1), a + (-c)*b = a - c*b, a*(c*b) = c*a*b for a number c, and powers by
-    _power."""
+    (2*x, x + 1), associativity of scalar sums and products (4*a*b, not 4*(a*b)), a + (-c)*b
+    = a - c*b, a/(1/2) = 2*a, and powers by _power."""
+    scalar = not is_tensor(expr)  # a tensor product's order is its cost: kept
 
-    def build(node: Expr, args: list[Expr]) -> Expr:
-        if not node.args:
-            return node
-        if node.op == "neg" and args[0].op == "div" and args[0].args[0].is_number:
+    def form(op: str, args: list[Expr]) -> Expr:
+        if op in ("mul", "add") and scalar and args[1].op == op:
+            inner, last = args[1].args
+            return form(op, [form(op, [args[0], inner]), last])
+        if op == "neg" and args[0].op == "div" and args[0].args[0].is_number:
             return make("div", number(-args[0].args[0].number), args[0].args[1])
-        if node.op == "pow" and args[1].is_number:
+        if op == "pow" and args[1].is_number:
             shown = _power(args[0], args[1].number)
             if shown is not None:
                 return shown
-        if node.op == "mul" and args[1].op == "mul" and args[1].args[0].is_number \
-                and not args[0].is_number:
-            return make("mul", make("mul", args[1].args[0], args[0]), args[1].args[1])
-        number_first = node.op == "mul" and args[1].is_number and not args[0].is_number
-        number_last = node.op == "add" and args[0].is_number and not args[1].is_number
+        if op == "div" and args[1].is_number and args[1].number.denominator != 1:
+            return form("mul", [number(1 / args[1].number), args[0]])
+        number_first = op == "mul" and args[1].is_number and not args[0].is_number
+        number_last = op == "add" and args[0].is_number and not args[1].is_number
         if number_first or number_last:
-            args = [args[1], args[0]]
-        if node.op in ("add", "sub"):
+            return form(op, [args[1], args[0]])
+        if op in ("add", "sub"):
             flipped = _negated(args[1])
             if flipped is not None:
-                return make("sub" if node.op == "add" else "add", args[0], flipped)
-        return make(node.op, *args)
+                return make("sub" if op == "add" else "add", args[0], flipped)
+        return make(op, *args)
 
-    return rebuild(expr, build)
+    return rebuild(expr, lambda node, args: form(node.op, args) if node.args else node)
