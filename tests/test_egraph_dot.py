@@ -87,3 +87,17 @@ def test_cli_egraph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert printed.out == "x\n"
     written = Path(printed.err.split("e-graph: ")[1].strip())
     assert written.exists() and written.suffix in (".svg", ".dot")
+
+
+def test_the_default_picture_is_the_neighbourhood_of_the_result_and_says_so() -> None:
+    # the README's example drew 54 classes in a ribbon 27,385 pt wide
+    dot = eqsat.egraph_dot("x*1 + 0")
+    clusters = dot.count("subgraph cluster_")
+    assert clusters <= drawing.SHOWN_CLASSES
+    drawn = set(re.findall(r"^\s+(n\d+_\d+) \[label=", dot, re.M))
+    targets = set(re.findall(r"-> (n\d+_\d+)", dot))
+    assert targets <= drawn  # every edge ends at a drawn e-node
+    assert re.search(r'label="\d+ of \d+ e-classes and \d+ of \d+ e-nodes, around the result',
+                     dot)
+    whole = eqsat.egraph_dot("x*1 + 0", whole=True)
+    assert whole.count("subgraph cluster_") > clusters and "around the result" not in whole

@@ -12,20 +12,28 @@ from .api import ExprInput, engine, to_expr
 from .egraph import Limits, Snapshot
 from .errors import EqsatError
 from .extract import CostModel, TreeExtractor
+from .extract.tree import Node
 from .ops import OPS
 from .shape import is_tensor
 
 MAX_DRAWN_NODES = 3000  # Graphviz takes minutes past this; lower the limits instead
+SHOWN_CLASSES = 10  # by default: the result's term, then the classes nearest to it...
+SHOWN_PER_CLASS = 3  # ...with at most this many e-nodes each (the extracted one first)
 HIGHLIGHT = 'style="filled,bold", fillcolor="#ffd54f", color="#e65100"'
 HIGHLIGHT_EDGE = 'color="#e65100", penwidth=2'
 
 
 def egraph_dot(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
-               assume: Mapping[str, str | Iterable[str]] | None = None) -> str:
+               assume: Mapping[str, str | Iterable[str]] | None = None,
+               whole: bool = False) -> str:
     """Graphviz dot source of the e-graph saturated from expr: each e-class a dashed box of
     its e-nodes, an edge from an e-node to each argument's e-class; the e-nodes of the
-    extracted (cheapest) term filled, and their edges drawn bold. Save it with save_dot."""
+    extracted (cheapest) term filled, and their edges drawn bold. Save it with save_dot.
+
+    By default only the neighbourhood of the result is drawn: the extracted term's classes,
+    then the nearest others up to SHOWN_CLASSES, each with at most SHOWN_PER_CLASS e-nodes;
+    a caption says what was left out. whole=True draws every e-class and e-node."""
     start = to_expr(expr, assume)
     if is_tensor(start):
         raise EqsatError("egraph_dot draws scalar expressions; this one has tensors")
@@ -38,8 +46,52 @@ def egraph_dot(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         raise EqsatError(f"the e-graph has {size} e-nodes, too many to draw (at most "
                          f"{MAX_DRAWN_NODES}): lower the limits, e.g. Limits(nodes=500)")
     extractor = TreeExtractor(snapshot, CostModel(), session.symbol)
-    chosen = _extracted(snapshot, extractor, snapshot.roots[handle])
-    return _dot(snapshot, snapshot.roots[handle], chosen)
+    root = snapshot.roots[handle]
+    chosen = _extracted(snapshot, extractor, root)
+    if whole:
+        return _dot(snapshot, root, chosen, "")
+    shown = _neighbourhood(snapshot, root, chosen)
+    drawn = sum(len(nodes) for nodes in shown.classes.values())
+    caption = "" if drawn == size else (
+        f"{len(shown.classes)} of {len(snapshot.classes)} e-classes and {drawn} of {size} "
+        "e-nodes, around the result (egraph_dot(..., whole=True) draws them all)")
+    return _dot(shown, root, chosen, caption)
+
+
+def _neighbourhood(snapshot: Snapshot, root: int, chosen: dict[int, int]) -> Snapshot:
+    """The extracted term's classes, then others breadth first from the result, up to
+    SHOWN_CLASSES; in each, the extracted e-node and others whose arguments are all drawn,
+    up to SHOWN_PER_CLASS (so that every e-node drawn has all its edges)."""
+    order = list(chosen)
+    queue, seen = [root], {root}
+    while queue and len(order) < SHOWN_CLASSES:
+        eclass = queue.pop(0)
+        if eclass not in order:
+            order.append(eclass)
+        for _, children, _ in snapshot.classes[eclass]:
+            queue.extend(c for c in children if c not in seen)
+            seen.update(children)
+    drawn = set(order)
+    while True:  # a class left with no e-node whose arguments are all drawn is not drawn
+        kept = {eclass: _kept(snapshot.classes[eclass], chosen.get(eclass), drawn)
+                for eclass in order if eclass in drawn}
+        empty = {eclass for eclass, indices in kept.items() if not indices}
+        if not empty:
+            break
+        drawn -= empty
+    for eclass, indices in kept.items():
+        if eclass in chosen:
+            chosen[eclass] = indices.index(chosen[eclass])
+    return Snapshot({eclass: [snapshot.classes[eclass][i] for i in indices]
+                     for eclass, indices in kept.items()}, snapshot.roots)
+
+
+def _kept(nodes: Sequence[Node], first: int | None, drawn: set[int]) -> list[int]:
+    """The extracted e-node, then others whose arguments are all drawn, SHOWN_PER_CLASS
+    in all."""
+    others = [i for i, node in enumerate(nodes) if i != first and set(node[1]) <= drawn]
+    leading = [first] if first is not None else []
+    return sorted([*leading, *others][:SHOWN_PER_CLASS])
 
 
 def _extracted(snapshot: Snapshot, extractor: TreeExtractor, root: int) -> dict[int, int]:
@@ -69,8 +121,10 @@ def _label(op: str, value: object) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _dot(snapshot: Snapshot, root: int, chosen: dict[int, int]) -> str:
+def _dot(snapshot: Snapshot, root: int, chosen: dict[int, int], caption: str) -> str:
     lines = ["digraph egraph {", "  compound=true;", "  clusterrank=local;",
+             *([f'  label="{caption}"; labelloc=b; fontname="Helvetica"; fontsize=10;']
+               if caption else []),
              '  node [shape=box, style=rounded, fontname="Helvetica"];',
              '  edge [arrowsize=0.6];']
     for eclass, nodes in sorted(snapshot.classes.items()):
@@ -85,6 +139,8 @@ def _dot(snapshot: Snapshot, root: int, chosen: dict[int, int]) -> str:
         for index, (_, children, _) in enumerate(nodes):
             on_term = chosen.get(eclass) == index
             for position, child in enumerate(children):
+                if child not in snapshot.classes:
+                    continue  # outside the drawn neighbourhood
                 # an e-node whose argument is its own class: Graphviz cannot clip at the box
                 attributes = [] if child == eclass else [f"lhead=cluster_{child}"]
                 if len(children) > 1:
