@@ -120,6 +120,16 @@ def test_cli_stabilize_prints_the_result_and_draws_the_plot(tmp_path: Path) -> N
     assert image.read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_plot_over_every_float_places_points_by_rank_and_warns_nothing(tmp_path: Path) -> None:
+    # without a domain the points span 1e-300 to 1e300: they once piled up at x = 0, with a
+    # matplotlib overflow warning on stderr
+    image = tmp_path / "err.png"
+    done = run_cli("stabilize", "log(1 + x)", "--plot", str(image))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[1:] == [f"plot: {image}"]  # after the bits line: no warning
+    assert image.read_bytes().startswith(b"\x89PNG")
+
+
 def test_cli_stabilize_with_a_precondition_and_bad_domains() -> None:
     done = run_cli("stabilize", "log(1 + x)", "--domain", "-1 < x < 1")
     assert done.stdout == "log1p(x)\n"

@@ -8,13 +8,23 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import arguments
 from .api import ExprInput, engine, expand_derivatives, simplify, to_expr
 from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order
-from .extract.accuracy import Domain, Sample, bits_at, domain_bounds, mean_bits, sample
+from .extract.accuracy import (
+    Domain,
+    Sample,
+    bits_at,
+    domain_bounds,
+    float_ordinals,
+    mean_bits,
+    sample,
+)
 from .extract.search import Candidate, better, most_accurate
 from .report import RunReport
 from .shape import is_tensor
@@ -164,16 +174,21 @@ def plot_error(result: Stabilized, path: str | Path) -> Path:
     names = sorted(result.sample.values)
     if not names:
         raise EqsatError(f"{result.original} has no variable to plot the error against")
-    axis = result.sample.values[names[0]]
+    axis = np.asarray(result.sample.values[names[0]], dtype=np.float64)
+    # points drawn from every float (no domain) span hundreds of orders of magnitude, of
+    # both signs: placed by their rank among the floats (as Herbie does), labelled by value
+    spread = np.abs(axis[axis != 0]) if np.any(axis != 0) else np.ones(1)
+    ranked = bool(np.log10(spread.max()) - np.log10(spread.min()) > 6)
+    where = np.asarray(float_ordinals(axis, "float64"), dtype=np.float64) if ranked else axis
     figure, ax = plt.subplots(figsize=(7, 4))
     for expr, label, marker in ((result.original, "before", "o"), (result.expr, "after", "x")):
-        ax.scatter(axis, bits_at(expr, result.sample), s=12, marker=marker,
+        ax.scatter(where, bits_at(expr, result.sample), s=12, marker=marker,
                    label=f"{label}: {expr} ({mean_bits(expr, result.sample):.2f} bits)")
-    if axis.min() > 0 and axis.max() / axis.min() > 1e3:
-        ax.set_xscale("log")
-    elif axis.min() < 0 < axis.max() and max(abs(axis.min()), axis.max()) > 1e3:
-        ax.set_xscale("symlog")
-    ax.set_xlabel(names[0])
+    if ranked:
+        order = np.argsort(where)
+        ticks = order[np.linspace(0, len(order) - 1, 5).astype(int)]
+        ax.set_xticks(where[ticks], [f"{value:.0e}" for value in axis[ticks]])
+    ax.set_xlabel(names[0] + (" (placed by rank among the floats)" if ranked else ""))
     ax.set_ylabel(f"bits of error ({result.sample.dtype})")
     ax.legend(fontsize="small")
     figure.tight_layout()

@@ -37,7 +37,7 @@ class Sample:
         return len(self.truth)
 
 
-def _ordinal(values: np.ndarray, dtype: str) -> list[int]:
+def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
     """Floats as integers in their order, so that adjacent floats differ by 1."""
     float_type, int_type, _, width = DTYPES[dtype]
     bits = np.asarray(values, dtype=float_type).view(int_type).astype(np.int64)
@@ -45,7 +45,7 @@ def _ordinal(values: np.ndarray, dtype: str) -> list[int]:
     return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
 
 
-def _from_ordinal(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+def _fromfloat_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
     float_type, int_type, _, width = DTYPES[dtype]
     sign = 1 << (width - 1)
     raw = [o if o >= 0 else (-o) | sign for o in ordinals]
@@ -58,7 +58,7 @@ def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") ->
     """log2(1 + floats between computed and the true value); the full width where the
     computed value is not finite."""
     width = DTYPES[dtype][3]
-    ordered = zip(_ordinal(computed, dtype), _ordinal(truth, dtype), strict=True)
+    ordered = zip(float_ordinals(computed, dtype), float_ordinals(truth, dtype), strict=True)
     bits = np.array([math.log2(1 + abs(a - b)) for a, b in ordered])
     return np.where(np.isfinite(np.asarray(computed, dtype=np.float64)), bits, float(width))
 
@@ -229,8 +229,8 @@ def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -
     """Floats drawn uniformly among the float bit patterns between low and high."""
     largest = float(np.finfo(DTYPES[dtype][0]).max)
     low, high = max(low, -largest), min(high, largest)
-    start, stop = _ordinal(np.array([low, high]), dtype)
-    return _from_ordinal([rng.randint(start, stop) for _ in range(count)], dtype)
+    start, stop = float_ordinals(np.array([low, high]), dtype)
+    return _fromfloat_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
 
 
 def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
