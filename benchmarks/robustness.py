@@ -1,9 +1,10 @@
 """Resource bombs under limits: for each, the time taken against the time limit, why the run
-stopped, the e-nodes at most against the node limit, and the peak memory of a fresh worker.
+stopped, the e-nodes at most against the node limit, and the peak memory of a fresh worker;
+then large inputs through every entry point, the whole call timed against its limit.
 
-    python benchmarks/robustness.py [--limits 1 2 5]
+    python benchmarks/robustness.py [--limits 1 2 5] [--skip-bombs]
 
-Each bomb runs in its own process (so peak memory is its own), after the engine is built.
+Each case runs in its own process (so peak memory is its own), after the engine is built.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import multiprocessing
 import resource
 import time
+from collections.abc import Callable
 from typing import Any
 
 import eqsat
@@ -30,6 +32,94 @@ BOMBS = [
 ]
 
 
+def _chain(levels: int) -> eqsat.Expr:
+    e = eqsat.parse("x")
+    for _ in range(levels):
+        e = eqsat.sin(e)
+    return e
+
+
+def _long_compile() -> eqsat.Expr:
+    names = [eqsat.parse(f"y{i}") for i in range(20)]
+    e = eqsat.parse("x")
+    for i in range(2_500):
+        e = eqsat.sin(e) + names[i % 20] if i % 2 else e * names[i % 20]
+    return e
+
+
+def _symbolic_system(n: int) -> list[str]:
+    return [" + ".join(f"a{i}{j}*x{j}" for j in range(n)) + f" = b{i}" for i in range(n)]
+
+
+def _integer_system(n: int) -> list[str]:
+    rows = [[(7 * i + 3 * j * j + 1) % 19 - 9 for j in range(n)] for i in range(n)]
+    return [" + ".join(f"{k}*x{j}" for j, k in enumerate(row)) + f" = {i % 5}"
+            for i, row in enumerate(rows)]
+
+
+# (label, limit in seconds, the input, the call): inputs the issue tracker measured
+# overrunning; the input is built before the clock starts (the limit covers the call)
+Call = Callable[[Any, eqsat.Limits], object]
+ENTRY_POINTS: list[tuple[str, float, Callable[[], Any], Call]] = [
+    ("simplify: a 95 KB sum", 2.0, lambda: " + ".join(f"x{i}" for i in range(12_000)),
+     lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("simplify: sin nested 99,990 deep", 2.0, lambda: _chain(99_990),
+     lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("simplify: x^x^...^x, 33,001 deep", 2.0, lambda: "x^" * 33_000 + "x",
+     lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("simplify: hypot(sqrt(2)*sqrt(-3), ...)", 1.0,
+     lambda: "hypot(sqrt(2)*sqrt(-3), tan(z) - tan(0)*cos(0))",
+     lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("diff: x^2, order 400", 2.0, lambda: "x^2",
+     lambda e, lim: eqsat.diff(e, "x", 400, limits=lim)),
+    ("diff: sin(x)*exp(x), order 22", 5.0, lambda: "sin(x)*exp(x)",
+     lambda e, lim: eqsat.diff(e, "x", 22, limits=lim)),
+    ("solve: symbolic 6x6 system", 5.0, lambda: _symbolic_system(6),
+     lambda e, lim: eqsat.solve(e, [f"x{j}" for j in range(6)], limits=lim)),
+    ("solve: dense integer 60x60", 2.0, lambda: _integer_system(60),
+     lambda e, lim: eqsat.solve(e, [f"x{j}" for j in range(60)], limits=lim)),
+    ("compile: 5,000 nodes", 2.0, _long_compile, lambda e, lim: eqsat.compile(e, limits=lim)),
+    ("stabilize: sin(exp(x))", 1.0, lambda: "sin(exp(x))",
+     lambda e, lim: eqsat.stabilize(e, limits=lim)),
+]
+
+
+def _entry(index: int, queue: Any) -> None:
+    eqsat.simplify("x")
+    _label, seconds, build, call = ENTRY_POINTS[index]
+    given = build()
+    start = time.perf_counter()
+    try:
+        call(given, eqsat.Limits(seconds=seconds))
+        outcome = "answer"
+    except eqsat.EqsatError as error:
+        outcome = type(error).__name__
+    queue.put((time.perf_counter() - start, outcome,
+               resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def _in_worker(target: Callable[..., None], *args: object) -> Any:
+    context = multiprocessing.get_context("spawn")  # egglog's threads do not survive fork
+    queue: Any = context.Queue()
+    worker = context.Process(target=target, args=(*args, queue))
+    worker.start()
+    found = queue.get(timeout=600)
+    worker.join()
+    return found
+
+
+def _entry_points() -> None:
+    print(f"\n{'entry point':40} {'limit s':>7} {'took s':>7} {'ratio':>6} {'outcome':>13} "
+          f"{'MiB peak':>9}")
+    worst = 0.0
+    for index, (label, seconds, _, _) in enumerate(ENTRY_POINTS):
+        elapsed, outcome, peak = _in_worker(_entry, index)
+        worst = max(worst, elapsed / seconds)
+        print(f"{label:40} {seconds:7.1f} {elapsed:7.2f} {elapsed / seconds:6.2f} "
+              f"{outcome:>13} {peak:9.0f}")
+    print(f"\nlargest time / limit: {worst:.2f}")
+
+
 def _one(text: str, seconds: float, queue: Any) -> None:
     eqsat.simplify("x")  # build the engine first: its cost is once per process
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -45,18 +135,20 @@ def _one(text: str, seconds: float, queue: Any) -> None:
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__)
     options.add_argument("--limits", type=float, nargs="+", default=[1.0, 2.0, 5.0])
+    options.add_argument("--skip-bombs", action="store_true", help="only the entry points")
     args = options.parse_args()
+    if not args.skip_bombs:
+        _bombs(args.limits)
+    _entry_points()
+
+
+def _bombs(limits: list[float]) -> None:
     print(f"{'bomb':32} {'limit s':>7} {'took s':>7} {'ratio':>6} {'stopped':>10} "
           f"{'e-nodes':>8} {'MiB before':>10} {'MiB peak':>9}")
     worst = 0.0
     for label, text in BOMBS:
-        for seconds in args.limits:
-            context = multiprocessing.get_context("spawn")  # egglog's threads do not fork
-            queue: Any = context.Queue()
-            worker = context.Process(target=_one, args=(text, seconds, queue))
-            worker.start()
-            elapsed, reason, nodes, before, peak = queue.get(timeout=120)
-            worker.join()
+        for seconds in limits:
+            elapsed, reason, nodes, before, peak = _in_worker(_one, text, seconds)
             worst = max(worst, elapsed / seconds)
             print(f"{label:32} {seconds:7.1f} {elapsed:7.2f} {elapsed / seconds:6.2f} "
                   f"{reason:>10} {nodes:8d} {before:10.0f} {peak:9.0f}")

@@ -279,7 +279,11 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1)
     current, total = cleaned.expr, cleaned.report
     for variable in order:
-        derivative, report = _differentiate(current, _variable(current, variable), rules)
+        symbol_ = _variable(current, variable)
+        if symbol_ not in current.free_symbols():
+            current = number(0)  # a constant's derivatives are 0: no e-graph needed
+            continue
+        derivative, report = _differentiate(current, symbol_, rules)
         total.absorb(report)
         remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
         simplified = simplify_report(derivative, rules=rules, limits=remaining)

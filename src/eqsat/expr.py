@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Union
 
 from .errors import ArgumentError, EqsatError, LimitError
-from .ops import OPS, lookup
+from .ops import OPS, TENSOR_OPS, lookup
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
@@ -28,7 +28,8 @@ ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 class Expr:
     """A term. Structurally equal terms are the same object, so `==` is identity."""
 
-    __slots__ = ("__weakref__", "_hash", "args", "assumptions", "op", "shape", "value")
+    __slots__ = ("__weakref__", "_hash", "_sizes", "args", "assumptions", "op", "shape",
+                 "value")
     _table: ClassVar[weakref.WeakValueDictionary[tuple[object, ...], Expr]] = (
         weakref.WeakValueDictionary())
     _table_lock: ClassVar[threading.Lock] = threading.Lock()  # one object per term, threads too
@@ -39,6 +40,7 @@ class Expr:
     assumptions: frozenset[str]
     shape: tuple[int | str, ...]  # a symbol's declared shape; () for a scalar (see shape.py)
     _hash: int
+    _sizes: tuple[int, int, bool] | None  # see sizes(): filled in when first asked
 
     def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
                 assumptions: frozenset[str] = frozenset(),
@@ -63,6 +65,7 @@ class Expr:
         object.__setattr__(self, "assumptions", assumptions)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "_hash", hash(key))
+        object.__setattr__(self, "_sizes", None)
         cls._table[key] = self
         return self
 
@@ -237,12 +240,34 @@ def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:
     return done[root]
 
 
+def sizes(root: Expr) -> tuple[int, int, bool]:
+    """(nodes as a tree, depth, whether a tensor op or shaped symbol is in it): computed once
+    per subterm and kept on it (a 100,000-deep input was walked 15 times per simplify)."""
+    known: tuple[int, int, bool] | None = root._sizes
+    if known is not None:
+        return known
+    stack: list[tuple[Expr, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node._sizes is not None:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if a._sizes is None)
+            continue
+        parts = [a._sizes for a in node.args]
+        tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
+            any(p[2] for p in parts if p is not None)
+        object.__setattr__(node, "_sizes", (
+            1 + sum(p[0] for p in parts if p is not None),
+            1 + max((p[1] for p in parts if p is not None), default=0), tensor))
+    assert root._sizes is not None
+    return root._sizes
+
+
 def tree_size(root: Expr) -> int:
     """Nodes of the expression as a tree (shared subterms counted at every use)."""
-    sizes: dict[Expr, int] = {}
-    for node in postorder(root):
-        sizes[node] = 1 + sum(sizes[a] for a in node.args)
-    return sizes[root]
+    return sizes(root)[0]
 
 
 def symbol_names(roots: Iterable[Expr]) -> dict[Expr, frozenset[str]]:
@@ -258,10 +283,7 @@ def symbol_names(roots: Iterable[Expr]) -> dict[Expr, frozenset[str]]:
 
 def depth(root: Expr) -> int:
     """Levels of nesting: 1 for a leaf."""
-    depths: dict[Expr, int] = {}
-    for node in postorder(root):
-        depths[node] = 1 + max((depths[a] for a in node.args), default=0)
-    return depths[root]
+    return sizes(root)[1]
 
 
 def check_depth(root: Expr) -> None:

@@ -12,8 +12,8 @@ import numpy as np
 
 from .errors import EvaluationError
 from .expr import Expr, postorder
-from .ops import COMPARISONS, OPS
-from .shape import ALL_AXES, AXISWISE, REDUCTIONS, TENSOR_OPS
+from .ops import COMPARISONS, OPS, TENSOR_OPS
+from .shape import ALL_AXES, AXISWISE, REDUCTIONS
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 _erfc = np.frompyfunc(math.erfc, 1, 1)

@@ -178,3 +178,6 @@ COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 def lookup(name: str) -> Op | None:
     """The op a function or constant name denotes, following aliases."""
     return OPS.get(ALIASES.get(name, name))
+
+
+TENSOR_OPS = frozenset(op.name for op in ROWS if op.kind == "tensor") | {"matmul"}

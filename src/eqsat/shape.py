@@ -6,8 +6,8 @@ import weakref
 from collections.abc import Sequence
 
 from .errors import ShapeError
-from .expr import Expr, make, number, postorder
-from .ops import OPS
+from .expr import Expr, make, number, sizes
+from .ops import OPS, TENSOR_OPS
 
 Dim = int | str
 Shape = tuple[Dim, ...]
@@ -19,7 +19,7 @@ AXIS_OPS = REDUCTIONS | AXISWISE | {"expand"}  # ops whose last argument is an a
 SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     **dict.fromkeys(REDUCTIONS | AXISWISE, (0,)), "expand": (1,), "sum_to": (1,), "vjp": (),
     "diff": (), "solve": (), "equation": ()}
-TENSOR_OPS = frozenset(name for name, op in OPS.items() if op.kind == "tensor") | {"matmul"}
+
 ELEMENTWISE = frozenset(name for name, op in OPS.items()
                         if op.kind in ("infix", "prefix", "function") and name not in TENSOR_OPS)
 _cache: weakref.WeakKeyDictionary[Expr, Shape] = weakref.WeakKeyDictionary()
@@ -149,8 +149,7 @@ def shape_of(expr: Expr) -> Shape:
 
 def is_tensor(expr: Expr) -> bool:
     """Whether an expression has a symbol with a shape or a tensor op."""
-    return any((node.is_symbol and node.shape) or node.op in TENSOR_OPS
-               for node in postorder(expr))
+    return sizes(expr)[2]
 
 
 def with_axis(op: str, args: Sequence[Expr], axis: int | None = None) -> Expr:

@@ -11,12 +11,11 @@ from egglog import bindings
 
 from . import egglog_terms as t
 from .errors import ShapeError
-from .ops import ROWS
+from .ops import ROWS, TENSOR_OPS
 from .shape import (
     ALL_AXES,
     AXISWISE,
     REDUCTIONS,
-    TENSOR_OPS,
     Shape,
     broadcast,
     matmul,

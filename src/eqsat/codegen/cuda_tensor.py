@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from .. import numeric
 from ..expr import Expr, make, shaped_symbol
-from ..ops import OPS
+from ..ops import OPS, TENSOR_OPS
 from ..printing import abbreviated
-from ..shape import ALL_AXES, AXIS_OPS, TENSOR_OPS, shape_of
+from ..shape import ALL_AXES, AXIS_OPS, shape_of
 from .cuda import (
     OPERAND,
     check_program,
