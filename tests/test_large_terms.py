@@ -119,3 +119,12 @@ def test_compiling_a_long_chain_takes_time_in_proportion_to_it() -> None:
     assert plain < 15 and time.perf_counter() - began < 30  # about 1 s each, measured
     values = [0.3] + [0.9] * 20
     assert np.isclose(kernel(*values), optimized(*values))
+
+
+def test_an_input_too_large_for_the_time_limit_comes_back_unchanged_and_says_so() -> None:
+    e = eqsat.parse("x")
+    for _ in range(50_000):
+        e = eqsat.sin(e) + 0
+    result = eqsat.simplify_report(e, limits=eqsat.Limits(seconds=1.0))
+    assert result.report.stop_reason == "time" and result.report.iterations == 0
+    assert result.expr == e  # not begun: adding and showing it alone would pass the limit
