@@ -45,13 +45,13 @@ def test_fraction_free_and_rational_elimination_agree() -> None:
     rng = random.Random(3)
     size = 6
     matrix = [[Fraction(rng.randint(-9, 9)) for _ in range(size + 1)] for _ in range(size)]
-    rational = eliminate([[Poly.constant(v) for v in row] for row in matrix], size)
+    rational = eliminate([[Poly.constant(v) for v in row] for row in matrix], size, lambda: None)
     # the same system with a parameter t = 1 multiplied into the first row goes fraction-free
     ring = Ring([])
     t = ring.to_poly(parse("t"))
     rows = [[Poly.constant(v) * (t if i == 0 else Poly.constant(1)) for v in row]
             for i, row in enumerate(matrix)]
-    symbolic = eliminate(rows, size)
+    symbolic = eliminate(rows, size, lambda: None)
     one = {ring.index(parse("t")): Poly.constant(1)}
     for (r1, c1), (r2, c2) in zip(rational.pivots, symbolic.pivots, strict=True):
         assert c1 == c2

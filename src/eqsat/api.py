@@ -369,7 +369,9 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     """solve("3x + 1 = 2(2x - 6)", "x")["x"] is 13; solve(["x + y = 3", "x - y = 1"],
     ["x", "y"]). An equation is `lhs = rhs`, `lhs == rhs`, or e meaning e = 0; unknowns
     default to every symbol. method "auto" eliminates polynomial systems exactly and uses
-    the [solve] rules otherwise; "rules" goes to the rules first."""
+    the [solve] rules otherwise; "rules" goes to the rules first. The time limit covers the
+    whole call, parsing included."""
+    began = time.perf_counter()
     listed = list(equations) if isinstance(equations, (list, tuple)) else [equations]
     if not listed:
         raise EqsatError("solve needs at least one equation")
@@ -393,7 +395,7 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     symbols_ = [_unknown(parsed, w) for w in wanted]
     if len(set(symbols_)) != len(symbols_):
         raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
-    return _solve(parsed, symbols_, engine(rules), Limits.of(limits), method)
+    return _solve(parsed, symbols_, engine(rules), Limits.of(limits), method, began)
 
 
 def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:

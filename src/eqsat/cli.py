@@ -96,6 +96,10 @@ def _say_what_stopped(report: RunReport) -> None:
     if report.stop_reason not in _RAISED_BY:
         return
     what, option = _RAISED_BY[report.stop_reason]
+    if report.iterations == 0:
+        print(f"eqsat: the {what} was reached before the rules began (the input alone takes "
+              f"that long to handle); raise it with {option}", file=sys.stderr)
+        return
     spent = f", {report.seconds:.1f} s" if report.stop_reason == "time" else ""
     print(f"eqsat: the {what} stopped the rules before they were done ({report.nodes:,} "
           f"e-nodes after {report.iterations} iterations{spent}); raise it with {option}",

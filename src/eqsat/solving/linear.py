@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -42,13 +43,14 @@ def _pivot_key(entry: Poly) -> tuple[int, int]:
     return (0 if entry.constant_value() is not None else 1, len(entry.terms))
 
 
-def eliminate(rows: list[Row], columns: int) -> Reduced:
+def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Reduced:
     """Bareiss-style fraction-free Gauss-Jordan: every division is exact, and after the last
     step every pivot equals the last one (for a square system, the determinant). Systems
-    with numbers only are eliminated over the rationals instead, with pivots 1."""
+    with numbers only are eliminated over the rationals instead, with pivots 1. on_time is
+    called before each column (it raises when the time limit has passed)."""
     numbers = [[entry.constant_value() for entry in row] for row in rows]
     if all(value is not None for row in numbers for value in row):
-        return _eliminate_numbers(numbers, columns)  # type: ignore[arg-type]
+        return _eliminate_numbers(numbers, columns, on_time)  # type: ignore[arg-type]
     rows = [list(r) for r in rows]
     previous = Poly.constant(1)
     pivots: list[tuple[int, int]] = []
@@ -56,6 +58,7 @@ def eliminate(rows: list[Row], columns: int) -> Reduced:
     nonconstant: list[Poly] = []
     top = 0
     for column in range(columns):
+        on_time()
         candidates = [r for r in range(top, len(rows)) if not rows[r][column].is_zero()]
         if not candidates:
             free_columns.append(column)
@@ -81,12 +84,14 @@ def eliminate(rows: list[Row], columns: int) -> Reduced:
     return Reduced(rows[:top], pivots, previous, free_columns, leftover, nonconstant)
 
 
-def _eliminate_numbers(rows: list[list[Fraction]], columns: int) -> Reduced:
+def _eliminate_numbers(rows: list[list[Fraction]], columns: int,
+                       on_time: Callable[[], None]) -> Reduced:
     """Gauss-Jordan over the rationals, each pivot row scaled to pivot 1."""
     pivots: list[tuple[int, int]] = []
     free_columns: list[int] = []
     top = 0
     for column in range(columns):
+        on_time()
         chosen = next((r for r in range(top, len(rows)) if rows[r][column] != 0), None)
         if chosen is None:
             free_columns.append(column)

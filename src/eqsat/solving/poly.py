@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from ..errors import EqsatError
-from ..expr import Expr, make, number, postorder
+from ..expr import Expr, make, number, postorder, symbol_names
 
 Monomial = tuple[tuple[int, int], ...]  # sorted (variable index, exponent), exponent != 0
 MAX_TERMS = 4000  # a product that expands past this many terms is left unexpanded
@@ -185,12 +185,13 @@ class Ring:
 
     def to_poly(self, expr: Expr) -> Poly:
         """The expanded polynomial; NotPolynomial names what is not one in the unknowns."""
-        unknowns = self.unknown_set()
+        unknowns = {u.name for u in self.unknown_set()}
+        names = symbol_names([expr])  # each subterm's symbols, in one pass
         done: dict[Expr, Poly] = {}
         for node in postorder(expr):
             if node in done:
                 continue
-            if not (node.free_symbols() & unknowns):
+            if not (names[node] & unknowns):
                 done[node] = self._parameter(node)
             else:
                 done[node] = self._combine(node, [done[a] for a in node.args])

@@ -42,6 +42,12 @@ class Problem:
                              f"the rules could isolate {', '.join(self.names)}")
         return replace(self.limits, seconds=left)
 
+    def check_time(self) -> None:
+        """A SolveError once the time limit has passed (for loops that grow with the input)."""
+        if time.perf_counter() > self.deadline:
+            raise SolveError(f"the time limit ({self.limits.seconds:g} s) was reached while "
+                             f"solving for {', '.join(self.names)}")
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(u.name for u in self.unknowns)
@@ -70,7 +76,11 @@ def solve_problem(problem: Problem, depth: int = 0) -> Solution:
 
 def _residuals(problem: Problem) -> tuple[Ring, list[Poly]]:
     ring = Ring(problem.unknowns)
-    return ring, [ring.to_poly(make("sub", lhs, rhs)) for lhs, rhs in problem.equations]
+    residuals = []
+    for lhs, rhs in problem.equations:
+        problem.check_time()
+        residuals.append(ring.to_poly(make("sub", lhs, rhs)))
+    return ring, residuals
 
 
 def _polynomial(problem: Problem, depth: int) -> Solution:
@@ -106,13 +116,14 @@ def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> 
     columns = len(problem.unknowns)
     rows = []
     for residual in residuals:
+        problem.check_time()
         constant = residual
         row = []
         for j in range(columns):
             row.append(residual.coefficient(j, 1))
             constant = constant.coefficient(j, 0)
         rows.append(clear_denominators([*row, -constant]))
-    reduced = eliminate(rows, columns)
+    reduced = eliminate(rows, columns, problem.check_time)
     for rhs in reduced.leftover:
         value = rhs.constant_value()
         if value is not None and value != 0:
@@ -376,7 +387,7 @@ def _family(problem: Problem, solution: Solution) -> Solution:
 
 
 def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
-          limits: Limits, method: str = "auto") -> Solution:
+          limits: Limits, method: str = "auto", began: float | None = None) -> Solution:
     """Solve equations (Exprs: `lhs = rhs` equations, `lhs == rhs`, or e meaning e = 0)."""
     if method not in ("auto", "rules"):
         raise EqsatError(f"unknown method {method!r}: use 'auto' or 'rules'")
@@ -387,5 +398,5 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
         else:
             pairs.append((equation, number(0)))
     problem = Problem(tuple(pairs), tuple(unknowns), engine, limits,
-                      time.perf_counter() + limits.seconds, method)
+                      (began or time.perf_counter()) + limits.seconds, method)
     return solve_problem(problem)
