@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .api import (
@@ -22,7 +21,6 @@ from .api import (
 from .codegen import Kernel
 from .compiler import Function, compile, function
 from .display import latex, pretty
-from .egraph import Engine, Limits
 from .errors import (
     ArgumentError,
     EqsatError,
@@ -35,6 +33,7 @@ from .errors import (
 )
 from .explain import Derivation, explain
 from .expr import Expr, call, symbol, symbols
+from .limits import Limits
 from .ops import OPS, lookup
 from .parse import parse
 from .picture import egraph_dot, save_dot
@@ -108,8 +107,13 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Callable[..., Expr]:
-    """Every op in the table is also a function: eqsat.exp(x), eqsat.where(x > 0, x, 0)."""
+def __getattr__(name: str) -> Any:
+    """Every op in the table is also a function: eqsat.exp(x), eqsat.where(x > 0, x, 0);
+    Engine loads egglog when first asked for (import eqsat does not)."""
+    if name == "Engine":
+        from .egraph import Engine
+
+        return Engine
     spec = lookup(name)
     if spec is None or spec.kind == "constant":
         raise AttributeError(f"module 'eqsat' has no attribute {name!r}")

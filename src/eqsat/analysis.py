@@ -7,6 +7,7 @@ from fractions import Fraction
 from egglog import bindings
 
 from . import egglog_terms as t
+from .limits import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
 from .ops import ROWS
 from .rules.guards import SIGN_FACTS
 
@@ -20,8 +21,6 @@ CONTRADICTION_RULESET = "contradictions"  # run before every folding iteration (
 # e-class holding n numbers feeds n^2 folds of each op above it, all unioned back into one
 # class, so the numbers multiply without end (a single egglog step that never returned).
 CONTRADICTION = "Contradiction"
-MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
-MAX_FOLD_EXPONENT = 64
 
 # (op, fact required of each argument or None, fact concluded) -- signs where the op is defined
 _SIGN_TABLE: list[tuple[str, tuple[str | None, ...], str]] = [

@@ -9,14 +9,14 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from . import arguments
-from .egraph import Engine, Limits, Session
 from .errors import EqsatError, ShapeError
 from .expr import Expr, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
+from .limits import Limits
 from .numeric import evaluate as _evaluate
 from .ops import COMPARISONS
 from .parse import parse
@@ -26,6 +26,9 @@ from .rules.check import Verdict, check_rule
 from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
 from .solving import Solution
 from .solving import solve as _solve
+
+if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
+    from .egraph import Engine, Session
 
 ExprInput = Expr | str
 DIFF_RULESET = "diff"
@@ -57,6 +60,8 @@ def _engine(rule_files: tuple[tuple[str, float], ...], trust: bool) -> Engine:
     if key in cache:
         cache.move_to_end(key)
     else:
+        from .egraph import Engine  # egglog loads with the first engine, not with eqsat
+
         cache[key] = Engine([path for path, _ in rule_files], trust=trust)
         while len(cache) > ENGINES_PER_THREAD:
             cache.popitem(last=False)
@@ -226,7 +231,12 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
                 rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
                 library: bool = True) -> bool:
     """Whether saturation puts both expressions in one e-class (a proof of equality)."""
-    chosen = engine(rules) if library else Engine(rules, library=False, trust=True)
+    if library:
+        chosen = engine(rules)
+    else:
+        from .egraph import Engine
+
+        chosen = Engine(rules, library=False, trust=True)
     wanted = [name for name in rulesets if name != DIFF_RULESET] or ["simplify"]
     left, _ = expand_derivatives(to_expr(first), rules)
     right, _ = expand_derivatives(to_expr(second), rules)

@@ -22,10 +22,10 @@ from .api import (
 )
 from .compiler import compile
 from .display import pretty
-from .egraph import Limits
 from .errors import EqsatError
 from .explain import explain
 from .expr import Expr
+from .limits import Limits
 from .ops import ROWS
 from .picture import egraph_dot, save_dot
 from .progress import set_progress

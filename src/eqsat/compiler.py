@@ -11,11 +11,11 @@ from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_exp
 from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
 from .codegen.cuda_tensor import print_tensor_program
 from .codegen.numpy import MODULE_NAMES, check_python_names
-from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr, postorder
 from .extract import CostModel, TensorCost, display_order, extract_dag
 from .extract.tree import class_shapes
+from .limits import Limits
 from .ops import OPS
 from .shape import is_tensor
 from .stabilize import stabilize

@@ -9,10 +9,10 @@ from pathlib import Path
 from .api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
 from .compiler import compile, function
 from .display import latex, pretty
-from .egraph import Limits
 from .errors import ParseError, ShapeError
 from .explain import explain
 from .expr import symbols
+from .limits import Limits
 from .parse import parse
 from .picture import egraph_dot
 from .rules.check import check_rule

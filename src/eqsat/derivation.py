@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from .analysis import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
-from .egraph import Snapshot
 from .errors import EqsatError
 from .expr import Expr, make, number
+from .limits import MAX_FOLD_BITS, MAX_FOLD_EXPONENT, Snapshot
 from .rules.guards import GUARDS
 from .rules.model import Rule
 

@@ -9,7 +9,6 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,9 @@ from egglog import bindings
 
 from . import analysis, arguments, shape_analysis
 from . import egglog_terms as t
-from .errors import ArgumentError, EqsatError, LimitError, RuleError
+from .errors import EqsatError, LimitError, RuleError
 from .expr import Expr, check_depth, depth, make, number, postorder, tree_size
+from .limits import NUMBER_COST, SYMBOL_COST, Limits, Snapshot
 from .ops import ROWS
 from .progress import Progress
 from .report import RunReport
@@ -46,59 +46,11 @@ STEP_GROWTH = 2.0  # the next step's time, as a multiple of the last one's (step
 MAX_STEP_GROWTH = 4.0  # ...or as the last grew on the one before, up to this multiple
 PLANNED_SHARE = 0.9  # a run plans to end by this share of its time limit (noise takes the rest)
 SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
-SYMBOL_COST = 10
 MAX_VARIABLE_BITS = 62
-NUMBER_COST = 5
 _BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}
 _CONSTRUCTORS = frozenset({"Num", "Sym", *_BY_CONSTRUCTOR})
 _ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Neg",
                      "nonzero": "NonZero", "integer": "IsInt"}
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on one saturation run, and the backoff scheduler's settings."""
-
-    iterations: int = 30
-    nodes: int = 1_000  # e-nodes per run, or nodes_per_input times the input's, if more
-    nodes_per_input: int = 8
-    seconds: float = 5.0
-    plain_nodes: int = 600  # below this many e-nodes an iteration applies every match
-    match_limit: int = 500  # past it, a rule matching more in one iteration is held back
-    ban_length: int = 2
-    chunk: int = 2  # iterations per back-off command
-
-    def __post_init__(self) -> None:
-        counts = {"iterations": self.iterations, "nodes": self.nodes,
-                  "nodes_per_input": self.nodes_per_input, "match_limit": self.match_limit,
-                  "chunk": self.chunk}
-        for name, value in counts.items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")
-        if not isinstance(self.seconds, (int, float)) or isinstance(self.seconds, bool) or \
-                not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
-            raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
-
-    @classmethod
-    def of(cls, value: object) -> Limits:
-        """The limits a function was given: the defaults for None."""
-        if value is None:
-            return cls()
-        if not isinstance(value, Limits):
-            raise ArgumentError(f"limits is an eqsat.Limits(...), not {type(value).__name__} "
-                                f"{value!r:.40}")
-        return value
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A frozen e-graph: each e-class's e-nodes as (op, children) or (leaf, value)."""
-
-    classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]]
-    roots: dict[str, int]  # handle -> e-class
-    facts: dict[int, set[str]] = field(default_factory=dict)  # sign facts proven per e-class
-    free_vars: dict[int, int] = field(default_factory=dict)  # e-class -> FreeVars bit mask
-    var_bits: dict[str, int] = field(default_factory=dict)  # symbol -> its bit
 
 
 def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
@@ -115,7 +67,7 @@ def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
 
 CHECK_POINTS = 200  # sampled points per user rule when an Engine loads it
 _LIVE_ENGINES: weakref.WeakSet[Engine] = weakref.WeakSet()
-_FORKED = False  # this process was forked from one that had loaded egglog
+_FORKED = False  # this process was forked from one that had loaded egglog (this module)
 
 
 def _after_fork_in_child() -> None:
@@ -129,9 +81,10 @@ def _after_fork_in_child() -> None:
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
-FORK_MESSAGE = ("eqsat cannot run in a process forked from one that had imported it "
+FORK_MESSAGE = ("eqsat cannot run in a process forked from one that had already run a query "
                 "(egglog's worker threads do not survive fork): use a 'spawn' or "
-                "'forkserver' process pool (multiprocessing.get_context('spawn'))")
+                "'forkserver' process pool (multiprocessing.get_context('spawn')), or fork "
+                "before the first query")
 
 
 def _refuse_unsound(rules: Sequence[Rule]) -> None:
@@ -341,7 +294,7 @@ class Session:
         return [bindings.ActionCommand(t.action(t.call(_ASSUMPTION_FACTS[a], t.var(name))))
                 for a in sorted(node.assumptions)]
 
-    def run(self, rulesets: Sequence[str], limits: Limits = Limits()) -> RunReport:
+    def run(self, rulesets: Sequence[str], limits: Limits | None = None) -> RunReport:
         """Saturate with the rulesets until a fixpoint or a limit; says which stopped it.
 
         While the e-graph is small, each iteration applies every match (cheap, exact
@@ -349,6 +302,7 @@ class Session:
         egglog's back-off scheduler, which holds back a rule whose matches exceed the match
         limit; a chunk that grows nothing doubles the limit for the next.
         """
+        limits = Limits.of(limits)
         self._check_open()
         ruleset = self.engine._ruleset(self.egraph, rulesets)
         expected = self.engine.rule_names(rulesets)

@@ -14,10 +14,10 @@ from . import arguments
 from .api import ExprInput, engine, simplify, to_expr
 from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
 from .display import latex, latex_text
-from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor
+from .limits import Limits
 from .numeric import evaluate
 from .shape import is_tensor
 

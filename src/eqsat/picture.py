@@ -9,10 +9,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from .api import ExprInput, engine, to_expr
-from .egraph import Limits, Snapshot
 from .errors import EqsatError
 from .extract import CostModel, TreeExtractor
 from .extract.tree import Node
+from .limits import Limits, Snapshot
 from .ops import OPS
 from .shape import is_tensor
 

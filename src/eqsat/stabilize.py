@@ -12,7 +12,6 @@ import numpy as np
 
 from . import arguments
 from .api import ExprInput, engine, expand_derivatives, simplify, to_expr
-from .egraph import Limits
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order
@@ -26,6 +25,7 @@ from .extract.accuracy import (
     sample,
 )
 from .extract.search import Candidate, better, most_accurate
+from .limits import Limits
 from .report import RunReport
 from .shape import is_tensor
 

@@ -6,8 +6,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..egraph import NUMBER_COST, SYMBOL_COST
 from ..expr import Expr, postorder
+from ..limits import NUMBER_COST, SYMBOL_COST
 from ..ops import OPS
 from ..shape import SHAPE_ARGUMENTS, Shape, shape_of
 

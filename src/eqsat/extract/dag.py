@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..egraph import Snapshot
 from ..errors import EqsatError
 from ..expr import Expr
+from ..limits import Snapshot
 from .cost import CostModel
 from .tree import TreeExtractor, build_term
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..egraph import Snapshot
 from ..expr import Expr
+from ..limits import Snapshot
 from .accuracy import Sample, mean_bits
 from .cost import CostModel
 from .tree import CycleError, Node, TreeExtractor, build_term

@@ -6,9 +6,9 @@ import contextlib
 from collections import deque
 from collections.abc import Callable
 
-from ..egraph import Snapshot
 from ..errors import ShapeError
 from ..expr import Expr, make, number
+from ..limits import Snapshot
 from ..shape import Shape, shape_of
 from .cost import CostModel
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from ..egraph import Engine, Limits, Session, Snapshot
 from ..expr import Expr, make
 from ..extract import CostModel, TreeExtractor
+from ..limits import Limits, Snapshot
 from ..report import RunReport
+
+if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
+    from ..egraph import Engine, Session
 
 RULESETS = ("solve", "simplify")
 PHASES = (2, 4)  # iterations of the first runs, each followed by a look at the forms

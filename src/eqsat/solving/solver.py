@@ -7,11 +7,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from ..egraph import Engine, Limits
 from ..errors import EqsatError, SolveError
 from ..expr import Expr, make, number
 from ..extract import display_order
+from ..limits import Limits
 from ..numeric import reference
 from .check import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
 from .forms import content, quadratic_roots, quotient
@@ -19,6 +20,9 @@ from .isolate import Isolation, isolate
 from .linear import clear_denominators, eliminate
 from .poly import NotPolynomial, Poly, Ring
 from .solution import Case, Discarded, Solution
+
+if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
+    from ..egraph import Engine
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
 

@@ -1,0 +1,60 @@
+"""What a saturation run may spend (Limits), and the plain data the e-graph layer hands up
+(Snapshot, the costs of leaves): nothing here loads egglog, so importing eqsat does not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import ArgumentError, EqsatError
+
+SYMBOL_COST = 10
+NUMBER_COST = 5
+MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
+MAX_FOLD_EXPONENT = 64
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one saturation run, and the backoff scheduler's settings."""
+
+    iterations: int = 30
+    nodes: int = 1_000  # e-nodes per run, or nodes_per_input times the input's, if more
+    nodes_per_input: int = 8
+    seconds: float = 5.0
+    plain_nodes: int = 600  # below this many e-nodes an iteration applies every match
+    match_limit: int = 500  # past it, a rule matching more in one iteration is held back
+    ban_length: int = 2
+    chunk: int = 2  # iterations per back-off command
+
+    def __post_init__(self) -> None:
+        counts = {"iterations": self.iterations, "nodes": self.nodes,
+                  "nodes_per_input": self.nodes_per_input, "match_limit": self.match_limit,
+                  "chunk": self.chunk}
+        for name, value in counts.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")
+        if not isinstance(self.seconds, (int, float)) or isinstance(self.seconds, bool) or \
+                not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
+            raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
+
+    @classmethod
+    def of(cls, value: object) -> Limits:
+        """The limits a function was given: the defaults for None."""
+        if value is None:
+            return cls()
+        if not isinstance(value, Limits):
+            raise ArgumentError(f"limits is an eqsat.Limits(...), not {type(value).__name__} "
+                                f"{value!r:.40}")
+        return value
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A frozen e-graph: each e-class's e-nodes as (op, children) or (leaf, value)."""
+
+    classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]]
+    roots: dict[str, int]  # handle -> e-class
+    facts: dict[int, set[str]] = field(default_factory=dict)  # sign facts proven per e-class
+    free_vars: dict[int, int] = field(default_factory=dict)  # e-class -> FreeVars bit mask
+    var_bits: dict[str, int] = field(default_factory=dict)  # symbol -> its bit
