@@ -26,13 +26,6 @@ def expression(value: object, name: str = "the expression") -> Expr | str:
     raise ArgumentError(f"{name} is text or an eqsat Expr, not {_shown(value)}")
 
 
-def instance(value: object, kind: type[Any], name: str) -> Any:
-    """The value, if it is a `kind` (an options object such as Limits)."""
-    if not isinstance(value, kind):
-        raise ArgumentError(f"{name} is an eqsat.{kind.__name__}(...), not {_shown(value)}")
-    return value
-
-
 def rule_files(value: object) -> list[str | Path]:
     """One path, or an iterable of paths (a lone string is one file, not its letters)."""
     if isinstance(value, (str, Path)):
