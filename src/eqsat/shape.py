@@ -134,6 +134,8 @@ def _node_shape(node: Expr, args: list[Shape]) -> Shape:
 def shape_of(expr: Expr) -> Shape:
     """The shape of an expression's value; ShapeError names the op and the shapes that do
     not fit."""
+    if not sizes(expr)[2]:  # no shaped symbol and no tensor op: a scalar (kept per node)
+        return ()
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:  # children first, never below a node already known
         node, ready = stack.pop()
