@@ -255,12 +255,11 @@ def sizes(root: Expr) -> tuple[int, int, bool]:
             stack.append((node, True))
             stack.extend((a, False) for a in node.args if a._sizes is None)
             continue
-        parts = [a._sizes for a in node.args]
+        parts = [a._sizes for a in node.args if a._sizes is not None]  # all: children first
         tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
-            any(p[2] for p in parts if p is not None)
-        object.__setattr__(node, "_sizes", (
-            1 + sum(p[0] for p in parts if p is not None),
-            1 + max((p[1] for p in parts if p is not None), default=0), tensor))
+            any(p[2] for p in parts)
+        object.__setattr__(node, "_sizes", (1 + sum(p[0] for p in parts),
+                                            1 + max((p[1] for p in parts), default=0), tensor))
     assert root._sizes is not None
     return root._sizes
 
