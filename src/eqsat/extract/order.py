@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 
 from ..expr import Expr, make, number, rebuild
 from ..shape import is_tensor
+
+FOLDED = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
 
 
 def _negated(term: Expr) -> Expr | None:
@@ -35,10 +38,12 @@ def _power(base: Expr, exponent: Fraction) -> Expr | None:
 def display_order(expr: Expr) -> Expr:
     """Rewrite into the forms people write, by rules the library proves sound: commutativity
     (2*x, x + 1), associativity of scalar sums and products (4*a*b, not 4*(a*b)), a + (-c)*b
-    = a - c*b, a/(1/2) = 2*a, and powers by _power."""
+    = a - c*b, a/(1/2) = 2*a, powers by _power, and sums and products of two numbers folded."""
     scalar = not is_tensor(expr)  # a tensor product's order is its cost: kept
 
     def form(op: str, args: list[Expr]) -> Expr:
+        if op in FOLDED and all(a.is_number for a in args):  # else 2*(3*x) would cycle
+            return number(FOLDED[op](args[0].number, args[1].number))
         if op in ("mul", "add") and scalar and args[1].op == op:
             inner, last = args[1].args
             return form(op, [form(op, [args[0], inner]), last])
