@@ -9,6 +9,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,17 @@ _BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}
 _CONSTRUCTORS = frozenset({"Num", "Sym", *_BY_CONSTRUCTOR})
 _ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Neg",
                      "nonzero": "NonZero", "integer": "IsInt"}
+
+
+def shrinking(ruleset: str) -> str:
+    """The name of the ruleset holding a ruleset's shrinking rules (see rule_shrinks)."""
+    return f"{ruleset}:shrinking"
+
+
+def rule_shrinks(rule: Rule) -> bool:
+    """Whether a rule's right side is a smaller tree than its left (each pattern variable
+    one node): such rules only ever make terms smaller, so running them alone ends soon."""
+    return tree_size(rule.rhs) < tree_size(rule.lhs)
 
 
 def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
@@ -164,13 +176,16 @@ class Engine:
         if tensor:
             commands += shape_analysis.declarations()
         commands += [bindings.AddRuleset(t.SPAN, name) for name in self._rule_names]
+        commands += [bindings.AddRuleset(t.SPAN, shrinking(name)) for name in self._rule_names]
         commands += analysis.rules(free_vars)
         if tensor:
             commands += shape_analysis.rules()
-            commands += [rewrite_command(rule, dropped(rule)) for rule in self.rules.rules]
+            compiled = [(rule, dropped(rule)) for rule in self.rules.rules]
         else:  # a rule about tensors could never match a scalar query
-            commands += [rewrite_command(rule) for rule in self.rules.rules
-                         if not rule.about_tensors]
+            compiled = [(rule, []) for rule in self.rules.rules if not rule.about_tensors]
+        commands += [rewrite_command(rule, scalar) for rule, scalar in compiled]
+        commands += [rewrite_command(replace(rule, ruleset=shrinking(rule.ruleset)), scalar)
+                     for rule, scalar in compiled if rule_shrinks(rule)]
         egraph = bindings.EGraph()
         _run(egraph, *commands)
         self._graphs[tensor] = egraph
@@ -184,11 +199,16 @@ class Engine:
         """The names of the rules in these rulesets."""
         return set().union(*(self._rule_names.get(n, set()) for n in rulesets))
 
-    def _ruleset(self, egraph: bindings.EGraph, names: Sequence[str]) -> str:
+    def check_rulesets(self, names: Sequence[str]) -> None:
+        """An EqsatError naming those that are not loaded."""
         unknown = [n for n in names if n not in self._rule_names]
         if unknown:
             raise EqsatError(f"unknown ruleset(s) {unknown}; loaded: {self.rulesets}")
-        key = tuple(sorted(set(names)))
+
+    def _ruleset(self, egraph: bindings.EGraph, names: Sequence[str],
+                 shrinking_only: bool = False) -> str:
+        self.check_rulesets(names)
+        key = tuple(sorted({shrinking(n) if shrinking_only else n for n in names}))
         if len(key) == 1:
             return key[0]
         if key not in self._combined:
@@ -294,8 +314,11 @@ class Session:
         return [bindings.ActionCommand(t.action(t.call(_ASSUMPTION_FACTS[a], t.var(name))))
                 for a in sorted(node.assumptions)]
 
-    def run(self, rulesets: Sequence[str], limits: Limits | None = None) -> RunReport:
+    def run(self, rulesets: Sequence[str], limits: Limits | None = None,
+            shrinking_only: bool = False) -> RunReport:
         """Saturate with the rulesets until a fixpoint or a limit; says which stopped it.
+        shrinking_only: only their rules that make a term smaller (see rule_shrinks), a cheap
+        first stage that always ends.
 
         While the e-graph is small, each iteration applies every match (cheap, exact
         saturation test). Past `limits.plain_nodes` e-nodes, iterations run in chunks under
@@ -304,7 +327,7 @@ class Session:
         """
         limits = Limits.of(limits)
         self._check_open()
-        ruleset = self.engine._ruleset(self.egraph, rulesets)
+        ruleset = self.engine._ruleset(self.egraph, rulesets, shrinking_only)
         expected = self.engine.rule_names(rulesets)
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))

@@ -17,7 +17,9 @@ SHOWN_RULES = 12  # the rules a report lists, most matches first
 class RunReport:
     """Why a run stopped, how large the e-graph grew, and which rules fired how often."""
 
-    stop_reason: str  # "saturated" | "iterations" | "nodes" | "time" | "contradiction"
+    # "saturated" | "iterations" | "nodes" | "time" | "contradiction", or "optimal": the
+    # result is a number or a symbol, which no term undercuts, so the rules stopped there
+    stop_reason: str
     iterations: int = 0
     nodes: int = 0
     seconds: float = 0.0
@@ -26,14 +28,16 @@ class RunReport:
     rounds: int = 0  # fresh e-graphs run, each from the best term of the one before
     round_starts: list[int] = field(default_factory=list)  # where each round's history begins
 
-    def absorb(self, later: RunReport) -> None:
-        """Fold in the report of a later round over the same query."""
+    def absorb(self, later: RunReport, new_round: bool = True) -> None:
+        """Fold in the report of a later round over the same query (or of a later stage of
+        the same round: new_round=False)."""
         self.stop_reason = later.stop_reason
         self.iterations += later.iterations
         self.nodes = max(self.nodes, later.nodes)
         self.seconds += later.seconds
-        self.rounds += 1
-        self.round_starts.append(len(self.node_history))
+        if new_round:
+            self.rounds += 1
+            self.round_starts.append(len(self.node_history))
         for name, count in later.rule_matches.items():
             self.rule_matches[name] = self.rule_matches.get(name, 0) + count
         self.node_history += later.node_history
