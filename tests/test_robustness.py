@@ -109,7 +109,9 @@ def test_bombs_stop_within_the_time_limit_and_say_why(text: str) -> None:
     result = eqsat.simplify_report(text, limits=eqsat.Limits(seconds=LIMIT))
     elapsed = time.perf_counter() - start
     assert elapsed <= LIMIT * SLACK, f"{elapsed:.2f} s for a {LIMIT} s limit"
-    assert result.report.stop_reason in ("saturated", "iterations", "nodes", "time")
+    # a polynomial bomb is answered by its normal form, without running the rules
+    assert result.report.stop_reason in ("saturated", "iterations", "nodes", "time", "optimal",
+                                         "normal form")
     assert result.report.seconds <= LIMIT * SLACK
 
 
@@ -163,10 +165,11 @@ def test_a_node_limit_is_not_passed_by_more_than_ten_percent() -> None:
 @pytest.mark.parametrize("terms", [200, 500])
 def test_a_node_limit_holds_once_the_guarded_steps_are_spent(terms: int) -> None:
     # a sum of 200 symbols once stopped at 24,514 e-nodes against 3,192: after four guarded
-    # (undoable) steps, a step that could pass the limit is not taken
-    text = " + ".join(f"x{i}" for i in range(terms))
+    # (undoable) steps, a step that could pass the limit is not taken (sines, so that the
+    # rules run: a rational function is answered by its normal form)
+    text = " + ".join(f"sin(x{i})" for i in range(terms))
     report = eqsat.simplify_report(text, rounds=1).report
-    limit = max(eqsat.Limits().nodes, eqsat.Limits().nodes_per_input * (2 * terms - 1))
+    limit = max(eqsat.Limits().nodes, eqsat.Limits().nodes_per_input * (3 * terms - 1))
     assert report.stop_reason == "nodes"
     assert max(report.node_history) <= limit * 1.1
 

@@ -17,6 +17,7 @@ from .expr import Expr, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
 from .limits import Limits
+from .normal import is_rational_node, normalise
 from .numeric import evaluate as _evaluate
 from .ops import COMPARISONS
 from .parse import parse
@@ -166,7 +167,10 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         raise EqsatError("the [diff] rules run to completion of their own: use eqsat.diff, "
                          "or write diff(e, x) in the expression")
     limits = Limits.of(limits)
+    if rules or list(rulesets) != ["simplify"]:  # a broken rule file or an unknown ruleset
+        engine(rules).check_rulesets(rulesets)     # is an error even where no rule runs
     start = to_expr(expr, assume, shapes)
+    _check_symbols(start)
     model = TensorCost(sizes or {}) if is_tensor(start) else CostModel()
     measure = model.tree_cost if cost == "tree" else model.dag_cost
     expanded, total = expand_derivatives(start, rules)
@@ -176,12 +180,26 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     if time.perf_counter() + work > deadline:  # adding, extracting and showing it alone
         total.stop_reason = "time"             # would pass the limit: not begun
         return Simplified(expanded, total, measure(start), measure(expanded))
+    reduce = "simplify" in rulesets
+    complete = False
+    if reduce:
+        normalised = normalise(expanded, measure)
+        best, complete = normalised.forms[0], normalised.complete
     for _ in range(rounds):
+        if not best.args:  # no term costs less than a number or a symbol: the rules need not run
+            total.stop_reason = "optimal"
+            break
+        if complete and not rules and all(map(is_rational_node, postorder(best))):
+            total.stop_reason = "normal form"  # a rational function of symbols: the least
+            break                              # costly of its normal forms is the answer
         remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
         found, report = _saturate_once(best, rules, rulesets, remaining, cost, model)
         total.absorb(report)
         if report.stop_reason == "contradiction":  # its e-graph equated different numbers
             break
+        if reduce:
+            normalised = normalise(found, measure)
+            found, complete = normalised.forms[0], normalised.complete
         improved = measure(found) < measure(best)
         if improved:
             best = found
@@ -191,14 +209,40 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     return Simplified(best, total, measure(start), measure(best))
 
 
+def _check_symbols(expr: Expr) -> None:
+    """An EqsatError where one name stands for symbols with different assumptions or shapes
+    (as a query's e-graph would say)."""
+    held: dict[str, Expr] = {}
+    for found in expr.free_symbols():
+        first = held.setdefault(found.name, found)
+        if first.assumptions != found.assumptions:
+            raise EqsatError(f"symbol {found.name!r} appears with different assumptions: "
+                             f"{sorted(first.assumptions)} and {sorted(found.assumptions)}")
+        if first.shape != found.shape:
+            raise EqsatError(f"symbol {found.name!r} appears with different shapes: "
+                             f"{first.shape} and {found.shape}")
+
+
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],
                    limits: Limits, cost: str, model: CostModel) -> tuple[Expr, RunReport]:
     entered = time.perf_counter()
+
+    def left() -> Limits:
+        return replace(limits, seconds=max(limits.seconds - (time.perf_counter() - entered), 0))
+
     with engine(rules).session(is_tensor(expr)) as session:
         handle = session.add(expr)  # its time comes out of the run's
-        left = max(limits.seconds - (time.perf_counter() - entered), 0.0)
-        report = session.run(rulesets, replace(limits, seconds=left))
-        if cost == "tree" and not session.tensor and not session.needs_snapshot:
+        by_egglog = cost == "tree" and not session.tensor and not session.needs_snapshot
+        # first the rules that shrink terms, which end soon; the others only if still needed
+        report = session.run(rulesets, left(), shrinking_only=True)
+        if by_egglog and report.stop_reason == "saturated":
+            found = session.extract(handle)[0]
+            if not found.args:  # a number or a symbol: nothing is cheaper
+                report.stop_reason = "optimal"
+                return found, report
+        if report.stop_reason == "saturated":
+            report.absorb(session.run(rulesets, left()), new_round=False)
+        if by_egglog:
             return session.extract(handle)[0], report
         snapshot = session.snapshot([handle])
     if isinstance(model, TensorCost):  # costs from the shapes of the classes

@@ -1,0 +1,404 @@
+"""Rational normal forms: the + - * / and integer-power parts of a term as reduced fractions of
+polynomials over Q (python-flint), and the equal forms written from them."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from .errors import LimitError
+from .expr import Expr, make, number, postorder, rebuild
+from .shape import is_tensor
+
+if TYPE_CHECKING:
+    from flint import fmpq_mpoly
+
+Cost = Callable[[Expr], float]
+
+RATIONAL_OPS = frozenset({"add", "sub", "mul", "div", "neg"})
+MAX_POWER = 32  # a larger integer power stays an atom (x^1000 is not expanded)
+MAX_TERMS = 400  # a part whose polynomials would pass this many terms is left as written
+MAX_FACTORED_TERMS = 60  # polynomials factored (to offer the factored forms)
+MAX_PART_NODES = 5_000  # a larger rational part is left as written (its atoms still reduced)
+MAX_PIECEWISE_NODES = 64  # parts up to this size also try their arguments' best forms
+
+
+NUMBER_FOLDS: dict[str, Callable[..., Fraction]] = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+    "neg": operator.neg}
+
+
+class _Unreduced(Exception):
+    """The part cannot be reduced: it divides by zero everywhere, or would grow too large."""
+
+
+def is_rational_node(node: Expr) -> bool:
+    """Whether a node is + - * /, an integer power (up to MAX_POWER), a number or a symbol."""
+    if node.op in RATIONAL_OPS or node.op == "num":
+        return True
+    if node.op == "sym":
+        return not node.shape
+    if node.op == "pow":
+        exponent = node.args[1]
+        return (exponent.is_number and exponent.number.denominator == 1
+                and abs(exponent.number) <= MAX_POWER)
+    return False
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """A term's normal forms, and whether every rational part in it was reduced (none was
+    too large, none divides by zero everywhere)."""
+
+    forms: list[Expr]
+    complete: bool
+
+
+def normalise(root: Expr, cost: Cost) -> Normalised:
+    """Terms equal to root (where root is defined), cheapest first, root as written among
+    them: each rational part (the whole term, and those inside function arguments) reduced
+    to one fraction with common factors cancelled, then written expanded, collected,
+    factored or split, whichever costs least. Cancelling a factor only removes points where
+    root is undefined. Tensor expressions are returned as they are."""
+    if is_tensor(root):
+        return Normalised([root], False)
+    reducer = _Reducer(cost)
+    folded = rebuild(root, _fold_numbers)  # x^(2 - 1) has an integer power
+    for node in postorder(folded):
+        if not is_rational_node(node):
+            reducer.atom_forms[node] = make(node.op, *map(reducer.best, node.args)) \
+                if node.args else node
+    if not is_rational_node(folded):
+        forms = [root, reducer.atom_forms[folded]]
+    else:
+        forms = [root, *reducer.forms(folded)]
+    return Normalised(_cheapest_first(forms, cost), reducer.complete)
+
+
+def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
+    """A + - * / or integer power of numbers as its number, where it is defined."""
+    if not node.args:
+        return node
+    built = make(node.op, *args)
+    if not (built.op in RATIONAL_OPS and all(a.is_number for a in args)):
+        return built
+    values = [a.number for a in args]
+    if built.op == "div" and values[1] == 0:
+        return built
+    try:
+        return number(NUMBER_FOLDS[built.op](*values))
+    except LimitError:  # too many digits: left as written
+        return built
+
+
+def _cheapest_first(found: Iterable[Expr], cost: Cost) -> list[Expr]:
+    distinct = list(dict.fromkeys(found))
+    return sorted(distinct, key=cost)  # stable: root stays first among equals
+
+
+class _Reducer:
+    """Reduces the rational parts of one term; atoms are reduced before the parts above them."""
+
+    def __init__(self, cost: Cost) -> None:
+        self.cost = cost
+        self.atom_forms: dict[Expr, Expr] = {}  # a non-rational node, its arguments reduced
+        self.complete = True  # every part reduced so far
+        self._best: dict[Expr, Expr] = {}
+
+    def best(self, node: Expr) -> Expr:
+        """The cheapest form of a node whose atoms have been reduced."""
+        if not is_rational_node(node):
+            return self.atom_forms[node]
+        if node not in self._best:
+            self._best[node] = _cheapest_first(self.forms(node), self.cost)[0]
+        return self._best[node]
+
+    def forms(self, part: Expr) -> list[Expr]:
+        """The rational part as written (atoms reduced), with its arguments in their best
+        forms (small parts), and its normal forms."""
+        nodes = _part_nodes(part)
+        found = [self._as_written(nodes, part)]
+        if len(nodes) <= MAX_PIECEWISE_NODES and part.args:
+            found.append(make(part.op, *map(self.best, part.args)))
+        if len(nodes) > MAX_PART_NODES:
+            self.complete = False
+            return found
+        try:
+            fraction = _Fraction.of(nodes, part, self.atom_forms)
+        except _Unreduced:
+            self.complete = False
+            return found
+        return [*found, *fraction.written()]
+
+    def _as_written(self, nodes: list[Expr], part: Expr) -> Expr:
+        done: dict[Expr, Expr] = {}
+        for node in nodes:
+            if not is_rational_node(node):
+                done[node] = self.atom_forms[node]
+            elif node.args:
+                done[node] = make(node.op, *(done[a] for a in node.args))
+            else:
+                done[node] = node
+        return done[part]
+
+
+def _part_nodes(part: Expr) -> list[Expr]:
+    """The nodes of a rational part in postorder, its atoms (non-rational nodes) as leaves."""
+    order: list[Expr] = []
+    seen: set[Expr] = set()
+    stack: list[tuple[Expr, bool]] = [(part, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            if is_rational_node(node):
+                stack.extend((a, False) for a in reversed(node.args) if a not in seen)
+    return order
+
+
+class _Fraction:
+    """A reduced fraction num/den of polynomials in the atoms of a part."""
+
+    def __init__(self, num: fmpq_mpoly, den: fmpq_mpoly, atoms: list[Expr]) -> None:
+        self.num, self.den, self.atoms = num, den, atoms
+
+    @classmethod
+    def of(cls, nodes: list[Expr], part: Expr, atom_forms: dict[Expr, Expr]) -> _Fraction:
+        from flint import fmpq_mpoly_ctx  # loads with the first rational part
+
+        atoms = list(dict.fromkeys(atom_forms.get(n, n) for n in nodes
+                                   if n.op == "sym" or not is_rational_node(n)))
+        context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(atoms))), "deglex")
+        generators = dict(zip(atoms, context.gens(), strict=True))
+        one = context.from_dict({(0,) * len(atoms): 1})  # see _one
+        values: dict[Expr, tuple[Any, Any]] = {}
+        for node in nodes:
+            if node.is_number:
+                values[node] = (one * _flint_number(node.number), one)
+            elif node.op == "sym" or not is_rational_node(node):
+                values[node] = (generators[atom_forms.get(node, node)], one)
+            else:
+                values[node] = _apply(node.op, [values[a] for a in node.args], node)
+        num, den = values[part]
+        num, den = _normalised(num, den)
+        return cls(num, den, atoms)
+
+    def written(self) -> list[Expr]:
+        """The fraction written as one (top and bottom expanded, collected or factored), as a
+        polynomial plus a proper fraction, and term by term over a monomial bottom."""
+        try:
+            tops = self._ways(self.num)
+            if self.den.is_one():
+                return tops
+            bottoms = self._ways(self.den)
+            forms = [make("div", top, bottom) for top in tops for bottom in bottoms]
+            quotient, remainder = divmod(self.num, self.den)
+            if not quotient.is_zero() and not remainder.is_zero():
+                forms += [_plus(whole, make("div", part, bottom))
+                          for whole in self._ways(quotient)
+                          for part in self._ways(remainder) for bottom in bottoms]
+            if len(self.den) == 1 and len(self.num) > 1:
+                forms.append(self._term_by_term())
+            return forms
+        except LimitError:  # a coefficient too long to write
+            return []
+
+    def _term_by_term(self) -> Expr:
+        """Each term of the top over the (monomial) bottom, reduced: (x^2 + 1)/x as x + 1/x."""
+        found: Expr | None = None
+        for exponents, value in _terms(self.num).items():
+            term = self.num.context().from_dict({exponents: _flint_number(abs(value))})
+            common = term.gcd(self.den)
+            top = _expanded(term / common, self.atoms)
+            bottom = self.den / common
+            part = top if bottom.is_one() else make("div", top, _expanded(bottom, self.atoms))
+            if found is None:
+                found = make("neg", part) if value < 0 else part
+            else:
+                found = make("sub" if value < 0 else "add", found, part)
+        assert found is not None  # the top has terms
+        return found
+
+    def _ways(self, poly: fmpq_mpoly) -> list[Expr]:
+        ways = [_expanded(poly, self.atoms)]
+        if len(poly) > 1:
+            ways.append(_collected(_terms(poly), self.atoms))
+        if len(poly) <= MAX_FACTORED_TERMS and not poly.is_constant():
+            ways.append(_factored(poly, self.atoms))
+        return ways
+
+
+def _flint_number(value: Fraction) -> Any:
+    from flint import fmpq
+
+    return fmpq(value.numerator, value.denominator)
+
+
+def _reduced(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
+    if len(num) > MAX_TERMS or len(den) > MAX_TERMS:
+        raise _Unreduced
+    if num.is_zero():
+        return num, _one(den)
+    common = num.gcd(den)
+    if not common.is_one():
+        num, den = num / common, den / common
+    return num, den
+
+
+def _one(poly: fmpq_mpoly) -> Any:
+    return poly.context().from_dict({(0,) * poly.context().nvars(): 1})
+
+
+def _apply(op: str, args: list[tuple[Any, Any]], node: Expr) -> tuple[Any, Any]:
+    if op == "neg":
+        return -args[0][0], args[0][1]
+    if op == "pow":
+        return _power(args[0], int(node.args[1].number))
+    (an, ad), (bn, bd) = args
+    if op in ("add", "sub"):
+        if op == "sub":
+            bn = -bn
+        if ad == bd:
+            return _reduced(an + bn, ad)
+        _check_product(an, bd)
+        _check_product(bn, ad)
+        return _reduced(an * bd + bn * ad, ad * bd)
+    if op == "div":
+        if bn.is_zero():
+            raise _Unreduced  # undefined wherever it is evaluated
+        bn, bd = bd, bn
+    _check_product(an, bn)
+    _check_product(ad, bd)
+    return _reduced(an * bn, ad * bd)
+
+
+def _check_product(a: fmpq_mpoly, b: fmpq_mpoly) -> None:
+    if len(a) * len(b) > MAX_TERMS * MAX_TERMS // 4:
+        raise _Unreduced
+
+
+def _power(base: tuple[Any, Any], exponent: int) -> tuple[Any, Any]:
+    num, den = base
+    if exponent == 0:  # as the rule pow-zero: a^0 => 1
+        return _one(num), _one(num)
+    if exponent < 0:
+        if num.is_zero():
+            raise _Unreduced
+        num, den, exponent = den, num, -exponent
+    for poly in (num, den):  # the most terms a power of a polynomial of n terms can have
+        if math.comb(len(poly) + exponent - 1, exponent) > MAX_TERMS:
+            raise _Unreduced
+    return num**exponent, den**exponent
+
+
+def _normalised(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
+    """The denominator with integer coefficients, no common factor, and a positive leading one."""
+    coefficients = [Fraction(int(c.p), int(c.q)) for c in den.coeffs()]
+    scale = Fraction(math.lcm(*(c.denominator for c in coefficients)),
+                     math.gcd(*(c.numerator for c in coefficients)))
+    if coefficients[0] < 0:
+        scale = -scale
+    factor = _flint_number(scale)
+    return num * factor, den * factor
+
+
+Terms = dict[tuple[int, ...], Fraction]  # a polynomial: exponents of the atoms -> coefficient
+
+
+def _terms(poly: fmpq_mpoly) -> Terms:
+    return {tuple(map(int, exponents)): Fraction(int(c.p), int(c.q))
+            for exponents, c in zip(poly.monoms(), poly.coeffs(), strict=True)}
+
+
+def _expanded(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
+    """A polynomial as a sum of terms, largest degree first."""
+    return _sum(_terms(poly), atoms)
+
+
+def _collected(terms: Terms, atoms: list[Expr]) -> Expr:
+    """A polynomial with the atom found in most terms factored out of those terms (by its
+    least power there), and so on for the rest: x*y + x*z + w as x*(y + z) + w."""
+    def count(i: int) -> int:
+        return sum(1 for exponents in terms if exponents[i])
+
+    in_most = max(range(len(atoms)), key=count, default=0)
+    if len(terms) < 2 or count(in_most) < 2:
+        return _sum(terms, atoms)
+    power = min(e[in_most] for e in terms if e[in_most])
+    lowered: Terms = {}
+    rest: Terms = {}
+    for exponents, value in terms.items():
+        if exponents[in_most]:
+            less = (*exponents[:in_most], exponents[in_most] - power, *exponents[in_most + 1:])
+            lowered[less] = value
+        else:
+            rest[exponents] = value
+    atom = atoms[in_most] if power == 1 else make("pow", atoms[in_most], number(power))
+    product = make("mul", atom, _sum(lowered, atoms))
+    if not rest:
+        return product
+    return _plus(product, _collected(rest, atoms))
+
+
+def _plus(first: Expr, second: Expr) -> Expr:
+    """first + second, as first - c where second is -c."""
+    if second.op == "neg":
+        return make("sub", first, second.args[0])
+    if second.is_number and second.number < 0:
+        return make("sub", first, number(-second.number))
+    return make("add", first, second)
+
+
+def _sum(terms: Terms, atoms: list[Expr]) -> Expr:
+    """The terms added, largest first but a positive one leading (7 - x, not -x + 7)."""
+    found: Expr | None = None
+    leading = next((e for e, value in terms.items() if value > 0), None)
+    ordered = list(terms.items())
+    if leading is not None:
+        ordered.sort(key=lambda item: item[0] != leading)
+    for exponents, value in ordered:
+        if found is None:
+            found = _term(value, exponents, atoms)
+        elif value < 0:
+            found = make("sub", found, _term(-value, exponents, atoms))
+        else:
+            found = make("add", found, _term(value, exponents, atoms))
+    return found if found is not None else number(0)
+
+
+def _factored(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
+    """A polynomial as its content times its irreducible factors."""
+    content, factors = poly.factor()
+    found: Expr | None = None
+    for factor, power in factors:
+        written = _expanded(factor, atoms)
+        if power > 1:
+            written = make("pow", written, number(int(power)))
+        found = written if found is None else make("mul", found, written)
+    value = Fraction(int(content.p), int(content.q))
+    if found is None:
+        return number(value)
+    if value == -1:
+        return make("neg", found)
+    return found if value == 1 else make("mul", number(value), found)
+
+
+def _term(coefficient: Fraction, exponents: tuple[int, ...], atoms: list[Expr]) -> Expr:
+    """coefficient * product of atoms to their exponents."""
+    product: Expr | None = None
+    for atom, power in zip(atoms, exponents, strict=True):
+        if power:
+            factor = atom if power == 1 else make("pow", atom, number(int(power)))
+            product = factor if product is None else make("mul", product, factor)
+    if product is None:
+        return number(coefficient)
+    if coefficient == -1:
+        return make("neg", product)
+    return product if coefficient == 1 else make("mul", number(coefficient), product)
