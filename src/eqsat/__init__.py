@@ -44,7 +44,6 @@ from .shape import apply as apply_op
 from .shape import shape_of, tensor
 from .solving import Case, Discarded, Solution
 from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
-from .sympy_bridge import from_sympy, to_sympy
 
 pi = call("pi")
 E = call("E")
@@ -109,11 +108,16 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Every op in the table is also a function: eqsat.exp(x), eqsat.where(x > 0, x, 0);
-    Engine loads egglog when first asked for (import eqsat does not)."""
+    Engine loads egglog, and to_sympy/from_sympy load SymPy, when first asked for (import
+    eqsat loads neither)."""
     if name == "Engine":
         from .egraph import Engine
 
         return Engine
+    if name in ("to_sympy", "from_sympy"):
+        from . import sympy_bridge
+
+        return getattr(sympy_bridge, name)
     spec = lookup(name)
     if spec is None or spec.kind == "constant":
         raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
