@@ -53,6 +53,10 @@ def display_order(expr: Expr) -> Expr:
             shown = _power(args[0], args[1].number)
             if shown is not None:
                 return shown
+        if op == "div" and args[0].is_number and args[0].number.denominator != 1 and scalar:
+            top = args[0].number  # -1/2/x as -1/(2*x)
+            return make("div", number(top.numerator),
+                        form("mul", [number(top.denominator), args[1]]))
         if op == "div" and args[1].is_number and args[1].number.denominator != 1:
             return form("mul", [number(1 / args[1].number), args[0]])
         number_first = op == "mul" and args[1].is_number and not args[0].is_number
