@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from . import arguments
 from .errors import EqsatError, ShapeError
-from .expr import Expr, make, number, postorder, rebuild, symbol
+from .expr import Expr, check_same_symbol, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
 from .limits import Limits
@@ -170,7 +170,9 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     if rules or list(rulesets) != ["simplify"]:  # a broken rule file or an unknown ruleset
         engine(rules).check_rulesets(rulesets)     # is an error even where no rule runs
     start = to_expr(expr, assume, shapes)
-    _check_symbols(start)
+    held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist
+    for found in start.free_symbols():
+        check_same_symbol(held, found)
     model = TensorCost(sizes or {}) if is_tensor(start) else CostModel()
     measure = model.tree_cost if cost == "tree" else model.dag_cost
     expanded, total = expand_derivatives(start, rules)
@@ -207,20 +209,6 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
             break
     best = display_order(best)
     return Simplified(best, total, measure(start), measure(best))
-
-
-def _check_symbols(expr: Expr) -> None:
-    """An EqsatError where one name stands for symbols with different assumptions or shapes
-    (as a query's e-graph would say)."""
-    held: dict[str, Expr] = {}
-    for found in expr.free_symbols():
-        first = held.setdefault(found.name, found)
-        if first.assumptions != found.assumptions:
-            raise EqsatError(f"symbol {found.name!r} appears with different assumptions: "
-                             f"{sorted(first.assumptions)} and {sorted(found.assumptions)}")
-        if first.shape != found.shape:
-            raise EqsatError(f"symbol {found.name!r} appears with different shapes: "
-                             f"{first.shape} and {found.shape}")
 
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],

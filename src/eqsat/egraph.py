@@ -19,7 +19,16 @@ from egglog import bindings
 from . import analysis, arguments, shape_analysis
 from . import egglog_terms as t
 from .errors import EqsatError, LimitError, RuleError
-from .expr import Expr, check_depth, depth, make, number, postorder, tree_size
+from .expr import (
+    Expr,
+    check_depth,
+    check_same_symbol,
+    depth,
+    make,
+    number,
+    postorder,
+    tree_size,
+)
 from .limits import NUMBER_COST, SYMBOL_COST, Limits, Snapshot
 from .ops import ROWS
 from .progress import Progress
@@ -272,7 +281,7 @@ class Session:
                 continue
             if node.is_symbol:
                 term = t.sym(node.name)
-                self._assume(node)
+                check_same_symbol(self._symbols, node)
                 commands += self._variable_bit(node.name)
             elif node.is_number:
                 term = t.num(node.number)
@@ -291,15 +300,6 @@ class Session:
                     commands.append(shape_fact(name, self._shapes.id_of(node.shape)))
         _run(self.egraph, *commands)
         return self._names[expr]
-
-    def _assume(self, node: Expr) -> None:
-        held = self._symbols.setdefault(node.name, node)
-        if held.assumptions != node.assumptions:
-            raise EqsatError(f"symbol {node.name!r} appears with different assumptions: "
-                             f"{sorted(held.assumptions)} and {sorted(node.assumptions)}")
-        if held.shape != node.shape:
-            raise EqsatError(f"symbol {node.name!r} appears with different shapes: "
-                             f"{held.shape} and {node.shape}")
 
     def _variable_bit(self, name: str) -> list[object]:
         """The symbol's bit for `free of` guards; past 62 symbols they share one bit, which

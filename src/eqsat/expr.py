@@ -214,8 +214,9 @@ def _fitted(result: Expr) -> Expr:
     return result
 
 
-def postorder(root: Expr) -> list[Expr]:
-    """Distinct subterms, children before parents, without recursion."""
+def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
+    """Distinct subterms, children before parents, without recursion; with `into`, only the
+    children of nodes it accepts (the others are leaves of the walk)."""
     order: list[Expr] = []
     seen: set[Expr] = set()
     stack: list[tuple[Expr, bool]] = [(root, False)]
@@ -228,8 +229,21 @@ def postorder(root: Expr) -> list[Expr]:
             continue
         seen.add(node)
         stack.append((node, True))
-        stack.extend((arg, False) for arg in reversed(node.args) if arg not in seen)
+        if into is None or into(node):
+            stack.extend((arg, False) for arg in reversed(node.args) if arg not in seen)
     return order
+
+
+def check_same_symbol(held: dict[str, Expr], node: Expr) -> None:
+    """An EqsatError where the symbol `node` differs in assumptions or shape from the one of
+    its name in `held` (one query, one meaning per name); else it is recorded there."""
+    first = held.setdefault(node.name, node)
+    if first.assumptions != node.assumptions:
+        raise EqsatError(f"symbol {node.name!r} appears with different assumptions: "
+                         f"{sorted(first.assumptions)} and {sorted(node.assumptions)}")
+    if first.shape != node.shape:
+        raise EqsatError(f"symbol {node.name!r} appears with different shapes: "
+                         f"{first.shape} and {node.shape}")
 
 
 def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:

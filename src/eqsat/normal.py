@@ -120,7 +120,7 @@ class _Reducer:
     def forms(self, part: Expr) -> list[Expr]:
         """The rational part as written (atoms reduced), with its arguments in their best
         forms (small parts), and its normal forms."""
-        nodes = _part_nodes(part)
+        nodes = postorder(part, into=is_rational_node)  # atoms are its leaves
         found = [self._as_written(nodes, part)]
         if len(nodes) <= MAX_PIECEWISE_NODES and part.args:
             found.append(make(part.op, *map(self.best, part.args)))
@@ -144,23 +144,6 @@ class _Reducer:
             else:
                 done[node] = node
         return done[part]
-
-
-def _part_nodes(part: Expr) -> list[Expr]:
-    """The nodes of a rational part in postorder, its atoms (non-rational nodes) as leaves."""
-    order: list[Expr] = []
-    seen: set[Expr] = set()
-    stack: list[tuple[Expr, bool]] = [(part, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-        elif node not in seen:
-            seen.add(node)
-            stack.append((node, True))
-            if is_rational_node(node):
-                stack.extend((a, False) for a in reversed(node.args) if a not in seen)
-    return order
 
 
 class _Fraction:

@@ -17,8 +17,9 @@ SHOWN_RULES = 12  # the rules a report lists, most matches first
 class RunReport:
     """Why a run stopped, how large the e-graph grew, and which rules fired how often."""
 
-    # "saturated" | "iterations" | "nodes" | "time" | "contradiction", or "optimal": the
-    # result is a number or a symbol, which no term undercuts, so the rules stopped there
+    # "saturated" | "iterations" | "nodes" | "time" | "contradiction"; "optimal": the result
+    # is a number or a symbol, which no term undercuts; "normal form": a rational function of
+    # symbols, answered by its normal form (see normal.py) without running the rules
     stop_reason: str
     iterations: int = 0
     nodes: int = 0

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 
 from ..expr import Expr, make, number, rebuild
+from ..normal import NUMBER_FOLDS
 from ..shape import is_tensor
 
-FOLDED = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
+FOLDED = ("add", "sub", "mul")  # by normal.NUMBER_FOLDS
 
 
 def _negated(term: Expr) -> Expr | None:
@@ -43,7 +43,7 @@ def display_order(expr: Expr) -> Expr:
 
     def form(op: str, args: list[Expr]) -> Expr:
         if op in FOLDED and all(a.is_number for a in args):  # else 2*(3*x) would cycle
-            return number(FOLDED[op](args[0].number, args[1].number))
+            return number(NUMBER_FOLDS[op](args[0].number, args[1].number))
         if op in ("mul", "add") and scalar and args[1].op == op:
             inner, last = args[1].args
             return form(op, [form(op, [args[0], inner]), last])
