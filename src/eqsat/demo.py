@@ -26,6 +26,8 @@ _SIMPLIFY = [
     "x + x + x + x",
     "2x + 3x",
     "(x + 1)^2 - (x^2 + 2x + 1)",
+    "(a+b)^2 - (a-b)^2",
+    "5*abs((x^2 - 1)/(x - 1))",
     "sin(x)^2 + cos(x)^2",
     "log(exp(x))",
     "(4 + 4*x - 2*(2 + 2*x))/(2 + 2*x)",
@@ -118,12 +120,12 @@ def run_demo() -> None:
     except ParseError as error:
         print("  a syntax error says where:\n    " + str(error).replace("\n", "\n    "))
 
-    _heading("simplify: equality saturation, then the cheapest equal term")
+    _heading("simplify: normal forms, equality saturation, the cheapest equal term")
     for text in _SIMPLIFY:
         start = time.perf_counter()
         result = simplify_report(text)
         elapsed = (time.perf_counter() - start) * 1000
-        print(f"  {text:36} ->  {result.expr!s:10} ({result.report.stop_reason}, "
+        print(f"  {text:36} ->  {result.expr!s:12} ({result.report.stop_reason}, "
               f"{elapsed:.0f} ms)")
 
     _heading("assumptions guard the rewrites that need them")
