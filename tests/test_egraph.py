@@ -118,7 +118,7 @@ def test_egglog_errors_and_panics_become_eqsat_errors() -> None:
     from eqsat import egglog_terms as t
     from eqsat.egraph import _run
 
-    graph = eqsat.Engine(library=False)._graph(tensor=False)
+    graph = eqsat.Engine(library=False)._graph(False, frozenset())
     zero_denominator = t.call("bigrat", t.call("bigint", t.integer(1)),
                               t.call("bigint", t.integer(0)))  # panics inside egglog
     with pytest.raises(eqsat.EqsatError, match="e-graph"):

@@ -91,7 +91,7 @@ def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
                 model: CostModel) -> list[Expr]:
     """All outputs in one e-graph, extracted together by DAG cost (shared subterms once):
     with NumPy's measured op costs for that target, the table's for a fused CUDA kernel."""
-    with engine(rules).session(any(is_tensor(e) for e in exprs)) as session:
+    with engine(rules).session(any(is_tensor(e) for e in exprs), ["simplify"]) as session:
         handles = [session.add(e) for e in exprs]
         report = session.run(["simplify"], limits)
         if report.stop_reason == "contradiction":

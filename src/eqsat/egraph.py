@@ -68,6 +68,11 @@ def shrinking(ruleset: str) -> str:
     return f"{ruleset}:shrinking"
 
 
+def growing(ruleset: str) -> str:
+    """The name of the ruleset holding a ruleset's other rules."""
+    return f"{ruleset}:growing"
+
+
 def rule_shrinks(rule: Rule) -> bool:
     """Whether a rule's right side is a smaller tree than its left (each pattern variable
     one node): such rules only ever make terms smaller, so running them alone ends soon."""
@@ -132,7 +137,7 @@ class Engine:
         """Compile the shipped library (unless library=False) and these rule files. Each
         rule of these files is checked numerically first (the library's are checked by the
         test suite): a RuleError lists those that fail, unless trust=True."""
-        self._graphs: dict[bool, bindings.EGraph] = {}
+        self._graphs: dict[tuple[bool, frozenset[str]], bindings.EGraph] = {}
         self._thread = threading.get_ident()  # egglog's e-graphs are bound to their thread
         self._check_usable()
         rules = arguments.rule_files(rules)
@@ -154,7 +159,8 @@ class Engine:
         self._busy = False
         _LIVE_ENGINES.add(self)
         self._asks_free_vars = {r.ruleset for r in loaded.rules if needs_free_vars([r])}
-        self._graph(tensor=False)  # a broken rule file fails here, not in a later query
+        if mine.rules:  # a broken rule file fails here, not in a later query
+            self._graph(False, frozenset(rule.ruleset for rule in mine.rules))
 
     def __del__(self) -> None:
         # egglog refuses to drop an e-graph outside its thread (an error at every such
@@ -171,11 +177,16 @@ class Engine:
                              "cannot move between threads: make one Engine per thread "
                              "(eqsat's functions and eqsat.engine() do so)")
 
-    def _graph(self, tensor: bool) -> bindings.EGraph:
-        """The compiled e-graph for scalar or for tensor queries."""
-        if tensor in self._graphs:
-            return self._graphs[tensor]
-        free_vars = bool(self._asks_free_vars)
+    def _graph(self, tensor: bool, rulesets: frozenset[str]) -> bindings.EGraph:
+        """The e-graph compiled for scalar or for tensor queries that run these rulesets.
+
+        Each ruleset `r` is two, `r:shrinking` and `r:growing` (see rule_shrinks), and `r`
+        runs both together; no rule is compiled twice."""
+        self.check_rulesets(sorted(rulesets))
+        key = (tensor, rulesets)
+        if key in self._graphs:
+            return self._graphs[key]
+        free_vars = bool(self._asks_free_vars & rulesets)
         variants = [bindings.Variant(t.SPAN, "Num", ["BigRat"], NUMBER_COST),
                     bindings.Variant(t.SPAN, "Sym", ["String"], SYMBOL_COST)]
         variants += [bindings.Variant(t.SPAN, spec.egg, [t.SORT] * spec.arity, spec.cost)
@@ -184,20 +195,23 @@ class Engine:
         commands += analysis.declarations(free_vars)
         if tensor:
             commands += shape_analysis.declarations()
-        commands += [bindings.AddRuleset(t.SPAN, name) for name in self._rule_names]
-        commands += [bindings.AddRuleset(t.SPAN, shrinking(name)) for name in self._rule_names]
+        for name in sorted(rulesets):
+            parts = [shrinking(name), growing(name)]
+            commands += [bindings.AddRuleset(t.SPAN, part) for part in parts]
+            commands.append(bindings.UnstableCombinedRuleset(t.SPAN, name, parts))
         commands += analysis.rules(free_vars)
         if tensor:
             commands += shape_analysis.rules()
-            compiled = [(rule, dropped(rule)) for rule in self.rules.rules]
-        else:  # a rule about tensors could never match a scalar query
-            compiled = [(rule, []) for rule in self.rules.rules if not rule.about_tensors]
-        commands += [rewrite_command(rule, scalar) for rule, scalar in compiled]
-        commands += [rewrite_command(replace(rule, ruleset=shrinking(rule.ruleset)), scalar)
-                     for rule, scalar in compiled if rule_shrinks(rule)]
+        chosen = [rule for rule in self.rules.rules if rule.ruleset in rulesets]
+        for rule in chosen:
+            if not tensor and rule.about_tensors:  # it could never match a scalar query
+                continue
+            part = shrinking(rule.ruleset) if rule_shrinks(rule) else growing(rule.ruleset)
+            commands.append(rewrite_command(replace(rule, ruleset=part),
+                                            dropped(rule) if tensor else []))
         egraph = bindings.EGraph()
         _run(egraph, *commands)
-        self._graphs[tensor] = egraph
+        self._graphs[key] = egraph
         return egraph
 
     @property
@@ -216,10 +230,15 @@ class Engine:
 
     def _ruleset(self, egraph: bindings.EGraph, names: Sequence[str],
                  shrinking_only: bool = False) -> str:
+        """The name of one ruleset running these together (all their rules, or only those
+        that shrink); a combination made here goes with the session's pop."""
         self.check_rulesets(names)
-        key = tuple(sorted({shrinking(n) if shrinking_only else n for n in names}))
-        if len(key) == 1:
-            return key[0]
+        if len(set(names)) == 1:
+            return shrinking(names[0]) if shrinking_only else names[0]
+        parts = [shrinking(n) for n in names]
+        if not shrinking_only:
+            parts += [growing(n) for n in names]
+        key = tuple(sorted(set(parts)))
         if key not in self._combined:
             name = "combined_" + "_".join(key)
             _run(egraph, bindings.UnstableCombinedRuleset(t.SPAN, name, list(key)))
@@ -227,16 +246,20 @@ class Engine:
         return self._combined[key]
 
     @contextmanager
-    def session(self, tensor: bool = False) -> Iterator[Session]:
+    def session(self, tensor: bool = False,
+                rulesets: Iterable[str] | None = None) -> Iterator[Session]:
         """A scratch e-graph over the compiled rules, discarded on exit; tensor: for
-        expressions with shapes (see shape.is_tensor)."""
+        expressions with shapes (see shape.is_tensor); rulesets: those the session will run
+        (all by default). egglog's push copies every compiled rule, so a session that names
+        its rulesets starts faster."""
         self._check_usable()
         if self._busy:
             raise EqsatError("this Engine is already running a query")
-        egraph = self._graph(tensor)
+        chosen = frozenset(self._rule_names if rulesets is None else rulesets)
+        egraph = self._graph(tensor, chosen)
         _run(egraph, bindings.Push(1))
         self._busy = True  # only once the push has worked: a failed one leaves it free
-        session = Session(self, egraph, tensor)
+        session = Session(self, egraph, tensor, chosen)
         try:
             yield session
         finally:
@@ -249,10 +272,12 @@ class Engine:
 class Session:
     """Terms added to one scratch e-graph, saturated, and read back."""
 
-    def __init__(self, engine: Engine, egraph: bindings.EGraph, tensor: bool) -> None:
+    def __init__(self, engine: Engine, egraph: bindings.EGraph, tensor: bool,
+                 rulesets: frozenset[str]) -> None:
         self.engine = engine
         self.egraph = egraph
         self.tensor = tensor  # whether shapes matter: then the shape analysis runs
+        self.rulesets = rulesets  # those compiled into its e-graph
         self.closed = False
         self._names: dict[Expr, str] = {}
         self._symbols: dict[str, Expr] = {}
@@ -304,7 +329,7 @@ class Session:
     def _variable_bit(self, name: str) -> list[object]:
         """The symbol's bit for `free of` guards; past 62 symbols they share one bit, which
         only makes `free of` more cautious."""
-        if not self.engine._asks_free_vars or name in self._bits:
+        if not self.engine._asks_free_vars & self.rulesets or name in self._bits:
             return []
         self._bits[name] = 1 << min(len(self._bits), MAX_VARIABLE_BITS)
         return [bindings.ActionCommand(bindings.Set(t.SPAN, "VarBit", [t.string(name)],
@@ -327,7 +352,7 @@ class Session:
         """
         limits = Limits.of(limits)
         self._check_open()
-        ruleset = self.engine._ruleset(self.egraph, rulesets, shrinking_only)
+        ruleset = self._ruleset(rulesets, shrinking_only)
         expected = self.engine.rule_names(rulesets)
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
@@ -349,12 +374,14 @@ class Session:
         start = progress.began
         match_limit = limits.match_limit
         last_step = 0.0
+        growth_factor = 1.0  # e-nodes after the last step over those before it
         while report.iterations < limits.iterations:
             before = report.nodes
             # no rule runs on a contradicted e-graph: its classes of many numbers feed
             # endless folds (the run stops after the step; a chunk would go on inside it)
             until = (t.var(":until"), analysis.contradicted())
-            if before < limits.plain_nodes:
+            plain = before < limits.plain_nodes
+            if plain:
                 steps = 1
                 schedule = [t.call("run", t.var(ruleset), *until), analyse]
             else:
@@ -365,6 +392,13 @@ class Session:
                               analyse)
                 schedule = [t.call("let-scheduler", t.var("bo"), scheduler),
                             t.call("repeat", t.integer(steps), step)]
+            # growth speeds up from step to step: a step applying every match that would
+            # multiply the e-nodes at least as the last did, and so end past the limit, is
+            # not taken (it would be undone, after costing more than all the steps before)
+            if plain and before * growth_factor > node_limit * NODE_SLACK:
+                report.seconds = time.perf_counter() - start
+                report.stop_reason = "nodes"
+                break
             began = time.perf_counter()
             # a step that could pass the node limit is undone if it does (one step has
             # grown an e-graph 5-fold); a push costs a few ms, so only those at risk
@@ -392,6 +426,7 @@ class Session:
                 if name in expected:
                     report.rule_matches[name] = report.rule_matches.get(name, 0) + count
             report.nodes, contradiction = self._sizes()
+            growth_factor = report.nodes / max(before, 1)
             report.node_history.append(report.nodes)
             report.seconds = time.perf_counter() - start
             progress.update(report.iterations, report.nodes)
@@ -440,7 +475,7 @@ class Session:
         descend into subterms (as diff's do) would follow such cycles without end.
         """
         self._check_open()
-        ruleset = self.engine._ruleset(self.egraph, rulesets)
+        ruleset = self._ruleset(rulesets)
         analyse = self._analyses(rulesets, folding=False)
         step = t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse)
         expected = self.engine.rule_names(rulesets)
@@ -542,6 +577,14 @@ class Session:
     def symbol(self, name: str) -> Expr:
         """The symbol of that name added in this session (with its assumptions)."""
         return self._symbols.get(name) or Expr("sym", (), name)
+
+    def _ruleset(self, rulesets: Sequence[str], shrinking_only: bool = False) -> str:
+        self.engine.check_rulesets(rulesets)
+        missing = sorted(set(rulesets) - self.rulesets)
+        if missing:
+            raise EqsatError(f"internal: ruleset(s) {missing} were not named when this "
+                             "session was opened")
+        return self.engine._ruleset(self.egraph, rulesets, shrinking_only)
 
     def _check_open(self) -> None:
         if self.closed:

@@ -104,7 +104,7 @@ def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Seq
     """Raw steps from current to goal, or to the cheapest term of current's e-class when
     goal is not in it; (None, current) when neither gets anywhere."""
     chosen = engine(rules)
-    with chosen.session() as session:
+    with chosen.session(rulesets=rulesets) as session:
         here, there = session.add(current), session.add(goal)
         report = session.run(rulesets, limits)
         if report.stop_reason == "contradiction":

@@ -37,7 +37,7 @@ def egraph_dot(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     start = to_expr(expr, assume)
     if is_tensor(start):
         raise EqsatError("egraph_dot draws scalar expressions; this one has tensors")
-    with engine(rules).session() as session:
+    with engine(rules).session(rulesets=rulesets) as session:
         handle = session.add(start)
         session.run(rulesets, Limits.of(limits))
         snapshot = session.snapshot([handle])

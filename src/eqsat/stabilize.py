@@ -120,7 +120,7 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
            model: CostModel) -> tuple[Candidate, int, RunReport]:
     """One fresh e-graph from expr: saturate, then the accuracy-guided search."""
     entered = time.perf_counter()
-    with engine(rules).session() as session:
+    with engine(rules).session(rulesets=RULESETS) as session:
         handle = session.add(expr)
         report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
         snapshot = session.snapshot([handle])

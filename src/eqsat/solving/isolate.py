@@ -64,7 +64,7 @@ def _saturate(engine: Engine, equation: Expr, unknown: Expr, limits: Limits,
     to a stop)."""
     deadline = time.perf_counter() + limits.seconds
     total = RunReport("iterations")
-    with engine.session() as session:
+    with engine.session(rulesets=RULESETS) as session:
         session.add(unknown)  # first, so that it has a `free of` bit of its own
         handle = session.add(make("solve", equation, unknown))
         for iterations in (*PHASES, max(limits.iterations - sum(PHASES), 1)):

@@ -200,7 +200,7 @@ def _tidy(problem: Problem, value: Expr) -> Expr:
     """A candidate simplified by the [simplify] rules, for display."""
     if value.is_number:
         return value
-    with problem.engine.session() as session:
+    with problem.engine.session(rulesets=["simplify"]) as session:
         handle = session.add(value)
         session.run(["simplify"], problem.remaining())
         simplest, _ = session.extract(handle)
