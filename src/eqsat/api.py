@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 from . import arguments
+from .derivative import derivative
 from .errors import EqsatError, ShapeError
 from .expr import Expr, check_same_symbol, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
@@ -149,7 +150,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                     rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
                     assume: Mapping[str, str | Iterable[str]] | None = None,
                     shapes: Shapes | None = None, sizes: Mapping[str, int] | None = None,
-                    cost: str = "tree", rounds: int = 4) -> Simplified:
+                    cost: str = "tree", rounds: int = 4, quick: bool = False) -> Simplified:
     """Saturate, extract the cheapest equal term, and report how it went.
 
     Runs in rounds: each saturates a fresh e-graph from the best term so far, under the
@@ -157,6 +158,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     extracted. It stops when a round saturates (its result is optimal for the rules) or
     stops improving. A tensor expression's costs count elements and multiply-adds (sizes:
     representative sizes of named dimensions), so a matrix chain gets its cheap order.
+    quick: only normal forms and the rules that make terms smaller (a cleanup that never
+    explores; stop reason "saturated" where those rules have all been applied).
     """
     began = time.perf_counter()  # the time limit covers everything from here
     if cost not in ("tree", "dag"):
@@ -195,7 +198,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
             total.stop_reason = "normal form"  # a rational function of symbols: the least
             break                              # costly of its normal forms is the answer
         remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
-        found, report = _saturate_once(best, rules, rulesets, remaining, cost, model)
+        found, report = _saturate_once(best, rules, rulesets, remaining, cost, model, quick)
         total.absorb(report)
         if report.stop_reason == "contradiction":  # its e-graph equated different numbers
             break
@@ -212,13 +215,14 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
 
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],
-                   limits: Limits, cost: str, model: CostModel) -> tuple[Expr, RunReport]:
+                   limits: Limits, cost: str, model: CostModel,
+                   quick: bool = False) -> tuple[Expr, RunReport]:
     entered = time.perf_counter()
 
     def left() -> Limits:
         return replace(limits, seconds=max(limits.seconds - (time.perf_counter() - entered), 0))
 
-    with engine(rules).session(is_tensor(expr)) as session:
+    with engine(rules).session(is_tensor(expr), rulesets) as session:
         handle = session.add(expr)  # its time comes out of the run's
         by_egglog = cost == "tree" and not session.tensor and not session.needs_snapshot
         # first the rules that shrink terms, which end soon; the others only if still needed
@@ -228,7 +232,7 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
             if not found.args:  # a number or a symbol: nothing is cheaper
                 report.stop_reason = "optimal"
                 return found, report
-        if report.stop_reason == "saturated":
+        if report.stop_reason == "saturated" and not quick:
             report.absorb(session.run(rulesets, left()), new_round=False)
         if by_egglog:
             return session.extract(handle)[0], report
@@ -272,7 +276,7 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
     wanted = [name for name in rulesets if name != DIFF_RULESET] or ["simplify"]
     left, _ = expand_derivatives(to_expr(first), rules)
     right, _ = expand_derivatives(to_expr(second), rules)
-    with chosen.session(is_tensor(left) or is_tensor(right)) as session:
+    with chosen.session(is_tensor(left) or is_tensor(right), wanted) as session:
         a, b = session.add(left), session.add(right)
         report = session.run(wanted, Limits.of(limits))
         return report.stop_reason != "contradiction" and session.same(a, b)
@@ -294,8 +298,19 @@ def _variable(expr: Expr, wrt: Variable) -> Expr:
 
 
 def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[Expr, RunReport]:
+    """The complete derivative by the [diff] rules: applied to the term directly where that
+    decides every step (see derivative.py), else saturated in an e-graph."""
+    chosen = engine(rules)
+    if not is_tensor(expr):
+        direct = derivative(expr, wrt, chosen.rules.in_ruleset(DIFF_RULESET))
+        if direct is not None:
+            return direct[0], RunReport("saturated", rule_matches=direct[1])
+    return _saturated_derivative(expr, wrt, chosen)
+
+
+def _saturated_derivative(expr: Expr, wrt: Expr, chosen: Engine) -> tuple[Expr, RunReport]:
     """The complete derivative, by saturating the [diff] rules (they always terminate)."""
-    with engine(rules).session(is_tensor(expr)) as session:
+    with chosen.session(is_tensor(expr), [DIFF_RULESET]) as session:
         session.add(wrt)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("diff", expr, wrt))
         report = session.saturate([DIFF_RULESET])
@@ -325,7 +340,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     deadline = time.perf_counter() + limits.seconds
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
-    cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1)
+    cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
     current, total = cleaned.expr, cleaned.report
     for variable in order:
         symbol_ = _variable(current, variable)
@@ -391,7 +406,7 @@ def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
 
 def _reverse_mode(f: Expr, variable: Expr, rules: Iterable[str | Path]) -> Expr:
     """vjp(f, 1, x) with the [grad] rules saturated (they always terminate), extracted."""
-    with engine(rules).session(tensor=True) as session:
+    with engine(rules).session(tensor=True, rulesets=[GRAD_RULESET]) as session:
         session.add(variable)  # first, so that it has a bit of its own for `free of` guards
         handle = session.add(make("vjp", f, number(1), variable))
         session.saturate([GRAD_RULESET])

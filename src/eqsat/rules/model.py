@@ -76,6 +76,10 @@ class RuleFile:
     rules: list[Rule] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
 
+    def in_ruleset(self, name: str) -> list[Rule]:
+        """Its rules of that ruleset, in the order written."""
+        return [rule for rule in self.rules if rule.ruleset == name]
+
     def extend(self, other: RuleFile) -> None:
         self.rules.extend(other.rules)
         self.checks.extend(other.checks)

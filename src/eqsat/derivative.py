@@ -1,0 +1,131 @@
+"""Derivatives on the term itself: the [diff] rules applied by a direct rewriter, no e-graph.
+
+The [diff] rules push `diff(e, x)` strictly inward, so on a term (a DAG of shared subterms)
+they can be applied once per subterm that mentions x, outermost rule first, each result
+reused wherever the subterm is shared. A rule applies where its left side matches and its
+guards are decided true here: `free of` and `depends on` by whether the subterm mentions x
+(`depends on` only keeps the e-graph's run finite; every diff rule is an identity wherever
+both sides are defined), sign guards for numbers and for symbols declared so. Where no rule
+is decided (a sign guard on a compound base, an op with no rule), the answer is None and the
+caller saturates the rules in an e-graph, whose analyses prove more and whose errors name
+what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .expr import Expr, make, postorder
+from .rules.model import Guard, Rule
+
+Binding = dict[Expr, Expr]
+Mentioned = Callable[[Expr], bool]
+
+# what a declared assumption proves, for each sign guard
+_PROVEN_BY = {"> 0": {"positive"}, ">= 0": {"positive", "nonnegative"},
+              "< 0": {"negative"}, "<= 0": {"negative"},
+              "!= 0": {"positive", "negative", "nonzero"}, "is integer": {"integer"}}
+_NUMBER_TESTS = {"> 0": lambda v: v > 0, ">= 0": lambda v: v >= 0, "< 0": lambda v: v < 0,
+                 "<= 0": lambda v: v <= 0, "!= 0": lambda v: v != 0,
+                 "== 0": lambda v: v == 0, "is integer": lambda v: v.denominator == 1}
+
+
+class _Undecided(Exception):
+    """No rule could be applied here: the e-graph is asked instead."""
+
+
+def derivative(expr: Expr, wrt: Expr, rules: Sequence[Rule]) -> tuple[Expr, dict[str, int]] | None:
+    """The complete derivative of expr in the symbol wrt by these [diff] rules, with how often
+    each applied; None where a step is not decided on the term (see the module's note)."""
+    mentions = _mentions(expr, wrt)
+    done: dict[Expr, Expr] = {}
+    applied: dict[str, int] = {}
+    try:
+        for node in postorder(expr, into=mentions.__getitem__):
+            done[node] = _step(node, wrt, rules, mentions, done, applied)
+    except _Undecided:
+        return None
+    return done[expr], applied
+
+
+def _mentions(root: Expr, wrt: Expr) -> dict[Expr, bool]:
+    """Whether each subterm has wrt in it."""
+    found: dict[Expr, bool] = {}
+    for node in postorder(root):
+        found[node] = node == wrt or any(found[a] for a in node.args)
+    return found
+
+
+def _step(node: Expr, wrt: Expr, rules: Sequence[Rule], mentions: dict[Expr, bool],
+          done: dict[Expr, Expr], applied: dict[str, int]) -> Expr:
+    """diff(node, wrt) by the first rule that applies, its inner diffs taken from `done`."""
+    def mentioned(term: Expr) -> bool:
+        known = mentions.get(term)
+        return known if known is not None else wrt in term.free_symbols()
+
+    def inner(term: Expr) -> Expr:
+        if term in done:
+            return done[term]
+        if mentioned(term):  # a term a rule made up, not one of the input's: the e-graph's
+            raise _Undecided
+        return _step(term, wrt, rules, mentions, done, applied)  # a constant: d-const
+
+    for rule in rules:
+        pattern, variable = rule.lhs.args
+        binding = _match(pattern, node, {variable: wrt})
+        if binding is None or not all(_holds(g, binding, mentioned) for g in rule.guards):
+            continue
+        applied[rule.name] = applied.get(rule.name, 0) + 1
+        return _instantiate(rule.rhs, binding, inner)
+    raise _Undecided
+
+
+def _match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
+    """The binding of the pattern's variables that makes it the term, extending `binding`."""
+    if pattern.is_symbol:
+        bound = binding.get(pattern)
+        if bound is None:
+            return {**binding, pattern: term}
+        return binding if bound == term else None
+    if pattern.op != term.op or len(pattern.args) != len(term.args) or \
+            (pattern.is_number and pattern.number != term.number):
+        return None
+    for sub, arg in zip(pattern.args, term.args, strict=True):
+        found = _match(sub, arg, binding)
+        if found is None:
+            return None
+        binding = found
+    return binding
+
+
+def _holds(guard: Guard, binding: Binding, mentioned: Mentioned) -> bool:
+    """Whether the guard is true of the bound terms; _Undecided where that is not known."""
+    subject = _substitute(guard.subject, binding)
+    if guard.kind == "free of":
+        return not mentioned(subject)
+    if guard.kind == "depends on":
+        return mentioned(subject)
+    if subject.is_number and guard.kind in _NUMBER_TESTS:
+        return bool(_NUMBER_TESTS[guard.kind](subject.number))
+    if subject.is_symbol and _PROVEN_BY.get(guard.kind, set()) & subject.assumptions:
+        return True
+    raise _Undecided
+
+
+def _substitute(pattern: Expr, binding: Binding) -> Expr:
+    if pattern.is_symbol:
+        return binding.get(pattern, pattern)
+    if not pattern.args:
+        return pattern
+    return make(pattern.op, *(_substitute(a, binding) for a in pattern.args))
+
+
+def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> Expr:
+    """The right side with its variables bound; each diff(s, x) in it is s's derivative."""
+    if rhs.op == "diff":
+        return inner(_substitute(rhs.args[0], binding))
+    if rhs.is_symbol:
+        return binding.get(rhs, rhs)
+    if not rhs.args:
+        return rhs
+    return make(rhs.op, *(_instantiate(a, binding, inner) for a in rhs.args))
