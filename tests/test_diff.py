@@ -182,7 +182,7 @@ def test_derivatives_of_abs_are_defined_where_the_function_is_differentiable(
 
 DIRECT_CASES = [f"{op.name}({', '.join(['sin(x)/2', 'y*x', 'x - y'][:op.arity])})"
                 for op in DIFFERENTIABLE if op.name not in ("pow", "acosh")] + [
-    "acosh(x^2 + 2)", 
+    "acosh(x^2 + 2)",
     "x^x", "2^(x*y)", "x*y/(x - y)", "-x^3 + 4", "sin(x)^2*cos(x)", "(x^2 + 1/x)^3"]
 
 

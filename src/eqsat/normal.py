@@ -79,6 +79,23 @@ def normalise(root: Expr, cost: Cost) -> Normalised:
     return Normalised(_cheapest_first(forms, cost), reducer.complete)
 
 
+def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
+    """The irreducible factors of a polynomial (over the rationals, in its symbols and
+    non-rational subterms), each with its multiplicity, numbers left out; None where poly
+    is not a polynomial or is too large to factor."""
+    nodes = postorder(poly, into=is_rational_node)
+    if is_tensor(poly) or len(nodes) > MAX_PART_NODES:
+        return None
+    try:
+        fraction = _Fraction.of(nodes, poly, {})
+    except (_Unreduced, ZeroDivisionError):
+        return None
+    if not fraction.den.is_constant() or len(fraction.num) > MAX_FACTORED_TERMS:
+        return None
+    _, factors = fraction.num.factor()
+    return [(_expanded(factor, fraction.atoms), int(power)) for factor, power in factors]
+
+
 def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
     """A + - * / or integer power of numbers as its number, where it is defined."""
     if not node.args:

@@ -6,12 +6,13 @@ import math
 from fractions import Fraction
 
 from ..expr import Expr, make, number
-from ..extract import display_order
+from ..extract import CostModel, display_order
+from ..normal import normalise
 from .poly import Poly, Ring
 
 
 def quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
-    """numerator/denominator with common numbers and monomials cancelled, sign normalised."""
+    """numerator/denominator with common factors cancelled, sign normalised."""
     value = denominator.constant_value()
     if value is not None:
         return display_order(ring.to_expr(numerator.scale(1 / value)))
@@ -29,7 +30,8 @@ def quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
     ratio = _constant_ratio(numerator, denominator)
     if ratio is not None:
         return number(ratio)
-    return display_order(make("div", ring.to_expr(numerator), ring.to_expr(denominator)))
+    written = make("div", ring.to_expr(numerator), ring.to_expr(denominator))
+    return display_order(normalise(written, CostModel().tree_cost).forms[0])  # gcd cancelled
 
 
 def content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:

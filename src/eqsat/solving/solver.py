@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from ..errors import EqsatError, SolveError
 from ..expr import Expr, make, number
-from ..extract import display_order
+from ..extract import CostModel, display_order
 from ..limits import Limits
+from ..normal import normalise, polynomial_factors
 from ..numeric import reference
 from .check import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
 from .forms import content, quadratic_roots, quotient
@@ -25,6 +26,7 @@ if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph import Engine
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
+TREE_COST = CostModel().tree_cost
 
 
 @dataclass(frozen=True)
@@ -220,45 +222,59 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
         if value is not None and abs(value) > TOLERANCE:
             return solution
         raise SolveError(f"cannot decide whether {ring.to_expr(vanishing)} is zero")
-    lowest = vanishing.lowest_exponents()
-    factored = [i for i, e in lowest.items() if e > 0 and ring.variables[i].is_symbol]
-    rest = vanishing.times_monomial(tuple(sorted((i, -lowest[i]) for i in factored)))
-    factors = [ring.variables[i] for i in factored]  # a^2*b != 0: a != 0 and b != 0
-    if rest.constant_value() is None:
-        factors.append(ring.to_expr(rest))
-    conditions = tuple(make("ne", f, number(0)) for f in factors)
-    cases = []
-    for parameter, value in _zeros(ring, factored, rest):
+    factors = polynomial_factors(ring.to_expr(vanishing)) or [(ring.to_expr(vanishing), 1)]
+    conditions, cases = [], []
+    for factor, _ in factors:  # the product vanishes where one of its factors does
+        zero = _linear_zero(ring, ring.to_poly(factor))
+        if zero is None:
+            conditions.append(make("ne", factor, number(0)))
+            cases.append(Case((make("eq", factor, number(0)),), None,
+                              "no parameter can be isolated in it"))
+            continue
+        parameter, value = zero
+        conditions.append(make("ne", parameter, value))
+        if _outside_domain(problem, parameter, value):  # a/d with d = 0: not a case
+            continue
         when = make("eq", parameter, value)
         if depth >= MAX_CASE_DEPTH:
             cases.append(Case((when,), None, "case analysis depth limit reached"))
             continue
-        cases.append(Case((when,), solve_problem(problem.substituted({parameter: value}),
-                                                 depth + 1)))
-    if not cases:
-        shown = make("eq", ring.to_expr(vanishing), number(0))
-        cases.append(Case((shown,), None, "no parameter can be isolated in it"))
+        try:
+            cases.append(Case((when,), solve_problem(problem.substituted({parameter: value}),
+                                                     depth + 1)))
+        except SolveError as error:  # the answer where the factor is nonzero still stands
+            cases.append(Case((when,), None, str(error)))
     return replace(solution, conditions=(*solution.conditions, *conditions),
                    cases=solution.cases + tuple(cases))
 
 
-def _zeros(ring: Ring, factored: list[int], rest: Poly) -> list[tuple[Expr, Expr]]:
-    """Substitutions parameter = value that together cover every zero of
-    product(factored symbols) * rest: one per factored symbol, then one for a symbol the
-    rest is linear in with a constant coefficient. Empty if the rest has no such symbol."""
-    zeros = [(ring.variables[i], number(0)) for i in factored]
-    if rest.constant_value() is not None:
-        return zeros
-    for index in sorted(rest.variables()):
+def _outside_domain(problem: Problem, parameter: Expr, value: Expr) -> bool:
+    """Whether the equations are undefined everywhere once parameter = value (a condition
+    of their domain, such as d != 0 for q/d, becomes false)."""
+    for lhs, rhs in problem.equations:
+        for condition in definedness(make("sub", lhs, rhs)):
+            closed = normalise(condition.subs({parameter: value}), TREE_COST).forms[0]
+            if closed.free_symbols():
+                continue
+            holds = reference(closed, {}, CHECK_DIGITS)
+            if holds is not None and holds == 0:
+                return True
+    return False
+
+
+def _linear_zero(ring: Ring, factor: Poly) -> tuple[Expr, Expr] | None:
+    """parameter = value where the factor vanishes, for a symbol it is linear in with a
+    number for coefficient (a - 2*b: a = 2*b); None if it has no such symbol."""
+    for index in sorted(factor.variables()):
         variable = ring.variables[index]
-        if not variable.is_symbol or rest.degree(index) != 1:
+        if not variable.is_symbol or factor.degree(index) != 1:
             continue
-        coefficient = rest.coefficient(index, 1).constant_value()
+        coefficient = factor.coefficient(index, 1).constant_value()
         if coefficient is None:
             continue
-        value = rest.coefficient(index, 0).scale(-1 / coefficient)
-        return [*zeros, (variable, display_order(ring.to_expr(value)))]
-    return []
+        value = factor.coefficient(index, 0).scale(-1 / coefficient)
+        return variable, display_order(ring.to_expr(value))
+    return None
 
 
 # --- the rules path ----------------------------------------------------------------------------
