@@ -62,6 +62,13 @@ IDENTITIES = [
     ("exp(2*log(x))", "x^2", POSITIVE),
     ("2^x*2^y", "2^(x + y)", None),
     ("sin(x)^2 + cos(x)^2", "1", None),
+    ("y + sin(z)^2 + cos(z)^2", "y + 1", None),
+    ("(1 - cos(x)^2)/sin(x)", "sin(x)", None),
+    ("cosh(x)^2 - sinh(x)^2", "1", None),
+    ("(cosh(x)^2 - 1)/sinh(x)", "sinh(x)", None),
+    ("sin(2*x)^2 + cos(x*2)^2", "1", None),
+    ("sin(2*x) - sin(x*2)", "0", None),
+    ("exp(x*y + 1) - exp(1 + y*x)", "0", None),
     ("tan(x)*cos(x)", "sin(x)", None),
     ("sqrt(x^2)", "abs(x)", None),
 ]
@@ -91,14 +98,20 @@ def test_a_number_or_symbol_stops_the_run_as_optimal() -> None:
     assert found.stop_reason == "optimal" and found.nodes < 20
 
 
-def _random_term(rng: random.Random, depth: int) -> str:
+LEAVES = ["x", "y", "z", "1", "2", "3", "1/2", "sin(x)", "exp(y)", "sqrt(z)"]
+# pairs tied by sin^2 + cos^2 = 1 and cosh^2 - sinh^2 = 1, some with arguments written apart
+PAIRED_LEAVES = ["x", "y", "2", "1/2", "sin(x)", "cos(x)", "sin(2*x)", "cos(x*2)", "sinh(y)",
+                 "cosh(y)", "cosh(y + x)", "sinh(x + y)"]
+
+
+def _random_term(rng: random.Random, depth: int, leaves: list[str] = LEAVES) -> str:
     if depth == 0 or rng.random() < 0.25:
-        return rng.choice(["x", "y", "z", "1", "2", "3", "1/2", "sin(x)", "exp(y)", "sqrt(z)"])
+        return rng.choice(leaves)
     op = rng.choice(["+", "-", "*", "/", "^"])
-    left = _random_term(rng, depth - 1)
+    left = _random_term(rng, depth - 1, leaves)
     if op == "^":
         return f"({left})^{rng.choice([2, 3, -1, -2])}"
-    return f"({left} {op} {_random_term(rng, depth - 1)})"
+    return f"({left} {op} {_random_term(rng, depth - 1, leaves)})"
 
 
 def _value(expr: Expr, point: dict[str, float]) -> float | None:
@@ -109,12 +122,14 @@ def _value(expr: Expr, point: dict[str, float]) -> float | None:
     return found if math.isfinite(found) else None
 
 
-def test_every_normal_form_equals_its_input_where_the_input_is_defined() -> None:
+@pytest.mark.parametrize("leaves", [LEAVES, PAIRED_LEAVES], ids=["atoms", "paired atoms"])
+def test_every_normal_form_equals_its_input_where_the_input_is_defined(
+        leaves: list[str]) -> None:
     rng = random.Random(16)
     cost = CostModel().tree_cost
     checked = 0
     for _ in range(300):
-        start = eqsat.to_expr(_random_term(rng, 4))
+        start = eqsat.to_expr(_random_term(rng, 4, leaves))
         forms = normalise(start, cost).forms
         points = [{"x": rng.uniform(-3, 3), "y": rng.uniform(-3, 3), "z": rng.uniform(0.1, 3)}
                   for _ in range(6)]

@@ -70,8 +70,7 @@ def normalise(root: Expr, cost: Cost) -> Normalised:
     folded = rebuild(root, _fold_numbers)  # x^(2 - 1) has an integer power
     for node in postorder(folded):
         if not is_rational_node(node):
-            reducer.atom_forms[node] = make(node.op, *map(reducer.best, node.args)) \
-                if node.args else node
+            reducer.add_atom(node)
     if not is_rational_node(folded):
         forms = [root, reducer.atom_forms[folded]]
     else:
@@ -87,7 +86,7 @@ def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
     if is_tensor(poly) or len(nodes) > MAX_PART_NODES:
         return None
     try:
-        fraction = _Fraction.of(nodes, poly, {})
+        fraction = _Fraction.of(nodes, poly, {}, {})
     except (_Unreduced, ZeroDivisionError):
         return None
     if not fraction.den.is_constant() or len(fraction.num) > MAX_FACTORED_TERMS:
@@ -123,8 +122,35 @@ class _Reducer:
     def __init__(self, cost: Cost) -> None:
         self.cost = cost
         self.atom_forms: dict[Expr, Expr] = {}  # a non-rational node, its arguments reduced
+        self.atom_keys: dict[Expr, Expr] = {}  # a non-rational node, its arguments canonical
+        self._canonical: dict[Expr, Expr] = {}
         self.complete = True  # every part reduced so far
         self._best: dict[Expr, Expr] = {}
+
+    def add_atom(self, node: Expr) -> None:
+        """A non-rational node whose arguments have been met: its reduced form, and its key
+        (equal for atoms whose arguments are equal as rational functions)."""
+        self.atom_forms[node] = make(node.op, *map(self.best, node.args)) if node.args else node
+        self.atom_keys[node] = make(node.op, *map(self.canonical, node.args)) \
+            if node.args else node
+
+    def canonical(self, node: Expr) -> Expr:
+        """One form for all terms equal as rational functions of the same atoms: the reduced
+        fraction expanded, over atoms in an order of their keys (a key, never shown)."""
+        if not is_rational_node(node):
+            return self.atom_keys[node]
+        if node not in self._canonical:
+            nodes = postorder(node, into=is_rational_node)
+            try:
+                if len(nodes) > MAX_PART_NODES:
+                    raise _Unreduced
+                fraction = _Fraction.of(nodes, node, self.atom_keys, self.atom_keys, True)
+                top = _expanded(fraction.num, fraction.atoms)
+                self._canonical[node] = top if fraction.den.is_one() else \
+                    make("div", top, _expanded(fraction.den, fraction.atoms))
+            except (_Unreduced, LimitError):
+                self._canonical[node] = _as_written(nodes, node, self.atom_keys)
+        return self._canonical[node]
 
     def best(self, node: Expr) -> Expr:
         """The cheapest form of a node whose atoms have been reduced."""
@@ -138,57 +164,108 @@ class _Reducer:
         """The rational part as written (atoms reduced), with its arguments in their best
         forms (small parts), and its normal forms."""
         nodes = postorder(part, into=is_rational_node)  # atoms are its leaves
-        found = [self._as_written(nodes, part)]
+        found = [_as_written(nodes, part, self.atom_forms)]
         if len(nodes) <= MAX_PIECEWISE_NODES and part.args:
             found.append(make(part.op, *map(self.best, part.args)))
         if len(nodes) > MAX_PART_NODES:
             self.complete = False
             return found
         try:
-            fraction = _Fraction.of(nodes, part, self.atom_forms)
+            fraction = _Fraction.of(nodes, part, self.atom_keys, self.atom_forms)
         except _Unreduced:
             self.complete = False
             return found
-        return [*found, *fraction.written()]
+        variants = [fraction, *fraction.pythagorean()]
+        return [*found, *(form for variant in variants for form in variant.written())]
 
-    def _as_written(self, nodes: list[Expr], part: Expr) -> Expr:
-        done: dict[Expr, Expr] = {}
-        for node in nodes:
-            if not is_rational_node(node):
-                done[node] = self.atom_forms[node]
-            elif node.args:
-                done[node] = make(node.op, *(done[a] for a in node.args))
-            else:
-                done[node] = node
-        return done[part]
+
+
+def _as_written(nodes: list[Expr], part: Expr, atoms: dict[Expr, Expr]) -> Expr:
+    """The part (nodes: its postorder, atoms as leaves) with each atom replaced as given."""
+    done: dict[Expr, Expr] = {}
+    for node in nodes:
+        if not is_rational_node(node):
+            done[node] = atoms[node]
+        elif node.args:
+            done[node] = make(node.op, *(done[a] for a in node.args))
+        else:
+            done[node] = node
+    return done[part]
 
 
 class _Fraction:
     """A reduced fraction num/den of polynomials in the atoms of a part."""
 
-    def __init__(self, num: fmpq_mpoly, den: fmpq_mpoly, atoms: list[Expr]) -> None:
+    def __init__(self, num: fmpq_mpoly, den: fmpq_mpoly, atoms: list[Expr],
+                 keys: list[Expr]) -> None:
         self.num, self.den, self.atoms = num, den, atoms
+        self.keys = keys  # each atom's key (see _Reducer.add_atom)
 
     @classmethod
-    def of(cls, nodes: list[Expr], part: Expr, atom_forms: dict[Expr, Expr]) -> _Fraction:
+    def of(cls, nodes: list[Expr], part: Expr, keys: dict[Expr, Expr],
+           shown: dict[Expr, Expr], canonical: bool = False) -> _Fraction:
+        """The reduced fraction of a part (nodes: its postorder, atoms as leaves). An atom
+        is one generator per key (sin(2*x) and sin(x*2) are one), written as shown;
+        canonical: generators in an order of the keys alone (their hashes), not as met."""
         from flint import fmpq_mpoly_ctx  # loads with the first rational part
 
-        atoms = list(dict.fromkeys(atom_forms.get(n, n) for n in nodes
-                                   if n.op == "sym" or not is_rational_node(n)))
-        context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(atoms))), "deglex")
-        generators = dict(zip(atoms, context.gens(), strict=True))
-        one = context.from_dict({(0,) * len(atoms): 1})  # see _one
+        written: dict[Expr, Expr] = {}  # key -> the atom as shown
+        for n in nodes:
+            if n.op == "sym" or not is_rational_node(n):
+                written.setdefault(keys.get(n, n), shown.get(n, n))
+        order = sorted(written, key=hash) if canonical else list(written)  # str: a tree
+        context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(order))), "deglex")
+        generators = dict(zip(order, context.gens(), strict=True))
+        one = context.from_dict({(0,) * len(order): 1})  # see _one
         values: dict[Expr, tuple[Any, Any]] = {}
         for node in nodes:
             if node.is_number:
                 values[node] = (one * _flint_number(node.number), one)
             elif node.op == "sym" or not is_rational_node(node):
-                values[node] = (generators[atom_forms.get(node, node)], one)
+                values[node] = (generators[keys.get(node, node)], one)
             else:
                 values[node] = _apply(node.op, [values[a] for a in node.args], node)
         num, den = values[part]
         num, den = _normalised(num, den)
-        return cls(num, den, atoms)
+        return cls(num, den, [written[key] for key in order], order)
+
+    def pythagorean(self) -> list[_Fraction]:
+        """The fraction reduced by sin(u)^2 + cos(u)^2 = 1 and cosh(u)^2 - sinh(u)^2 = 1,
+        for each such pair among its atoms: once with the first of each pair squared
+        replaced (sin(u)^2 by 1 - cos(u)^2), once the second; both identities hold for
+        every real u. None where no pair is present or a polynomial would grow too large."""
+        found = []
+        for side in (0, 1):
+            squares = {squared: 1 - sign * other**2 if side == 0 else sign * (1 - other**2)
+                       for squared, other, sign in self._pairs(side)}
+            if not squares:
+                continue
+            num, den = (_lowered(p, squares) for p in (self.num, self.den))
+            if num is None or den is None or (num, den) == (self.num, self.den):
+                continue
+            try:
+                found.append(_Fraction(*_normalised(*_reduced(num, den)), self.atoms,
+                                       self.keys))
+            except _Unreduced:
+                continue
+        return found
+
+    def _pairs(self, side: int) -> list[tuple[int, Any, int]]:
+        """(index of the atom whose square goes, the other atom's generator, sign) of each
+        pair f, g with f^2 + sign*g^2 = 1: sign +1 for sin/cos, -1 for cosh/sinh. Side 0
+        replaces f^2 by 1 - sign*g^2, side 1 replaces g^2 by sign*(1 - f^2)."""
+        where = {key: i for i, key in enumerate(self.keys)}
+        generators = self.num.context().gens()
+        pairs = []
+        for (first, second), sign in ((("sin", "cos"), 1), (("cosh", "sinh"), -1)):
+            for atom, i in where.items():
+                if atom.op != first:
+                    continue
+                j = where.get(make(second, *atom.args))
+                if j is not None:
+                    gone, kept = (i, j) if side == 0 else (j, i)
+                    pairs.append((gone, generators[kept], sign))
+        return pairs
 
     def written(self) -> list[Expr]:
         """The fraction written as one (top and bottom expanded, collected or factored), as a
@@ -233,6 +310,30 @@ class _Fraction:
         if len(poly) <= MAX_FACTORED_TERMS and not poly.is_constant():
             ways.append(_factored(poly, self.atoms))
         return ways
+
+
+def _lowered(poly: Any, squares: dict[int, Any]) -> Any:
+    """poly with each power v^k of an atom v = squares' index written
+    v^(k mod 2) * square^(k div 2); None where that would pass MAX_TERMS. Terms are grouped
+    by the squares they take, so each group is multiplied out once."""
+    context = poly.context()
+    groups: dict[tuple[int, ...], dict[tuple[int, ...], Any]] = {}
+    for exponents, coefficient in zip(poly.monoms(), poly.coeffs(), strict=True):
+        kept = list(map(int, exponents))
+        taken = tuple(kept[i] // 2 for i in squares)
+        for i in squares:
+            kept[i] %= 2
+        groups.setdefault(taken, {})[tuple(kept)] = coefficient
+    result = context.from_dict({})
+    for taken, terms in groups.items():
+        group = context.from_dict(terms)
+        for square, times in zip(squares.values(), taken, strict=True):
+            if times:
+                group *= square**times
+        result += group
+        if len(result) > MAX_TERMS:
+            return None
+    return result
 
 
 def _flint_number(value: Fraction) -> Any:
