@@ -157,3 +157,25 @@ def test_a_run_cut_short_by_a_limit_says_so_on_stderr() -> None:
     assert "the node limit stopped the rules" in done.stderr
     assert "--node-limit" in done.stderr
     assert eqsat("simplify", "x*y/x").stderr == ""  # saturated: nothing to say
+
+
+def test_a_one_line_simplify_loads_neither_sympy_nor_numpy() -> None:
+    """The start-up a user waits for: the CLI answers x*y/x (a normal form) without loading
+    SymPy, NumPy or egglog, and without looking up its own version."""
+    probe = ("import sys\nfrom eqsat.cli import main\nmain(['simplify', 'x*y/x'])\n"
+             "print(sorted({m.split('.')[0] for m in sys.modules} & "
+             "{'sympy', 'numpy', 'egglog', 'importlib_metadata'}), "
+             "'importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["y", "[] False"]
+
+
+def test_lazily_loaded_names_are_the_functions_after_their_modules_load() -> None:
+    import eqsat.explain
+    import eqsat.stabilize  # submodules named as the functions
+
+    assert callable(eqsat.stabilize) and eqsat.stabilize.__name__ == "stabilize"
+    assert callable(eqsat.explain) and eqsat.explain.__name__ == "explain"
+    assert eqsat.compile("x + 1", ["x"])(2.0) == 3.0

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 from .api import (
     Simplified,
@@ -18,8 +21,6 @@ from .api import (
     solve,
     to_expr,
 )
-from .codegen import Kernel
-from .compiler import Function, compile, function
 from .display import latex, pretty
 from .errors import (
     ArgumentError,
@@ -31,19 +32,43 @@ from .errors import (
     ShapeError,
     SolveError,
 )
-from .explain import Derivation, explain
 from .expr import Expr, call, symbol, symbols
 from .limits import Limits
 from .ops import OPS, lookup
 from .parse import parse
-from .picture import egraph_dot, save_dot
 from .progress import set_progress
 from .report import RunReport
 from .rules import load_rules, parse_rules
 from .shape import apply as apply_op
 from .shape import shape_of, tensor
-from .solving import Case, Discarded, Solution
-from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
+
+if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
+    from .codegen import Kernel
+    from .compiler import Function, compile, function
+    from .explain import Derivation, explain
+    from .picture import egraph_dot, save_dot
+    from .solving import Case, Discarded, Solution
+    from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
+
+# what a one-line simplify never needs (they load NumPy, among others): loaded on first use
+_LAZY = {"Kernel": "codegen", "Function": "compiler", "compile": "compiler",
+         "function": "compiler", "Derivation": "explain", "explain": "explain",
+         "egraph_dot": "picture", "save_dot": "picture", "Case": "solving",
+         "Discarded": "solving", "Solution": "solving", "Stabilized": "stabilize",
+         "error_bits": "stabilize", "stabilize": "stabilize", "stabilize_report": "stabilize"}
+
+
+
+class _Package(types.ModuleType):
+    """eqsat itself. Importing a submodule sets an attribute of its package: eqsat.stabilize
+    and eqsat.explain stay the functions, not the modules of the same name."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not (isinstance(value, types.ModuleType) and _LAZY.get(name) == name):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 pi = call("pi")
 E = call("E")
@@ -108,12 +133,14 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Every op in the table is also a function: eqsat.exp(x), eqsat.where(x > 0, x, 0);
-    Engine loads egglog, and to_sympy/from_sympy load SymPy, when first asked for (import
-    eqsat loads neither)."""
+    Engine loads egglog, to_sympy/from_sympy load SymPy, and the names of _LAZY their
+    modules, when first asked for (import eqsat loads none of them)."""
     if name == "Engine":
         from .egraph import Engine
 
         return Engine
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     if name in ("to_sympy", "from_sympy"):
         from . import sympy_bridge
 

@@ -19,18 +19,16 @@ from .extract import CostModel, TensorCost, TreeExtractor, display_order, extrac
 from .extract.tree import class_shapes
 from .limits import Limits
 from .normal import is_rational_node, normalise
-from .numeric import evaluate as _evaluate
 from .ops import COMPARISONS
 from .parse import parse
 from .report import RunReport
 from .rules import load_rules
-from .rules.check import Verdict, check_rule
 from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
-from .solving import Solution
-from .solving import solve as _solve
 
-if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
+if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when used
     from .egraph import Engine, Session
+    from .rules.check import Verdict
+    from .solving import Solution
 
 ExprInput = Expr | str
 DIFF_RULESET = "diff"
@@ -452,7 +450,9 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     symbols_ = [_unknown(parsed, w) for w in wanted]
     if len(set(symbols_)) != len(symbols_):
         raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
-    return _solve(parsed, symbols_, engine(rules), Limits.of(limits), method, began)
+    from .solving import solve as solve_problems
+
+    return solve_problems(parsed, symbols_, engine(rules), Limits.of(limits), method, began)
 
 
 def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
@@ -470,10 +470,14 @@ def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
 
 def evaluate(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any) -> Any:
     """NumPy evaluation: evaluate("x*y/x", {"x": 2.0, "y": 3.0}) or evaluate(e, x=2.0, y=3.0)."""
-    return _evaluate(to_expr(expr), {**arguments.mapping(values, "values"), **named})
+    from .numeric import evaluate as evaluate_numpy
+
+    return evaluate_numpy(to_expr(expr), {**arguments.mapping(values, "values"), **named})
 
 
 def check_rules(paths: Iterable[str | Path], points: int = 300) -> list[Verdict]:
     """Load rule files and check every rule numerically; unsound ones carry a counterexample."""
+    from .rules.check import check_rule
+
     points = arguments.count(points, "points")
     return [check_rule(rule, points) for rule in load_rules(arguments.rule_files(paths)).rules]

@@ -7,7 +7,6 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from pathlib import Path
 
 from .api import (
@@ -20,19 +19,15 @@ from .api import (
     solve,
     to_expr,
 )
-from .compiler import compile
 from .display import pretty
 from .errors import EqsatError
-from .explain import explain
 from .expr import Expr
 from .limits import Limits
 from .ops import ROWS
-from .picture import egraph_dot, save_dot
 from .progress import set_progress
 from .report import RunReport
 from .rules import load_rules
 from .shape import is_tensor
-from .stabilize import plot_error, stabilize, stabilize_report
 
 
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -153,10 +148,14 @@ def _simplify_one(text: str, args: argparse.Namespace) -> None:
         print(result.report, file=sys.stderr)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
     if args.explain:
+        from .explain import explain
+
         derivation = explain(text, result.expr, rules=args.rules,
                              limits=_limits(args), assume=_assumptions(args.assume))
         print(derivation)
     if args.egraph:
+        from .picture import egraph_dot, save_dot
+
         dot = egraph_dot(text, rules=args.rules, limits=_limits(args),
                          assume=_assumptions(args.assume))
         print(f"e-graph: {save_dot(dot, args.egraph)}", file=sys.stderr)
@@ -230,6 +229,8 @@ def _domain(text: str | None) -> dict[str, tuple[float, float]] | str | None:
 
 
 def _stabilize(args: argparse.Namespace) -> int:
+    from .stabilize import plot_error, stabilize, stabilize_report  # they load NumPy
+
     given = to_expr(args.expression, _assumptions(args.assume), _shapes(args.shape))
     if is_tensor(given):  # picked by the rules, not measured
         print(_shown(stabilize(given, rules=args.rules, limits=_limits(args)), args))
@@ -248,6 +249,8 @@ def _stabilize(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
+    from .compiler import compile
+
     names = [a.strip() for given in args.args or [] for a in given.split(",") if a.strip()]
     kernel = compile(args.expressions, names or None, target=args.target, dtype=args.dtype,
                      optimize=None if args.optimize == "none" else args.optimize,
@@ -325,7 +328,7 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="eqsat", description="Symbolic algebra by equality "
                                   "saturation on e-graphs.")
-    top.add_argument("--version", action="version", version=f"eqsat {_version()}")
+    top.add_argument("--version", action=_ShowVersion)
     commands = top.add_subparsers(dest="command", required=True)
 
     simplify = commands.add_parser("simplify", help="simplify an expression")
@@ -408,7 +411,22 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class _ShowVersion(argparse.Action):
+    """--version: the installed version, looked up only when asked (importlib.metadata
+    takes 10 ms to load)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **_: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"eqsat {_version()}")
+        parser.exit()
+
+
 def _version() -> str:
+    from importlib import metadata
+
     try:
         return metadata.version("eqsat")
     except metadata.PackageNotFoundError:  # run from a source tree that is not installed
