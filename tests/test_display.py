@@ -196,3 +196,24 @@ def test_text_inside_latex_is_escaped() -> None:
         r"a\_b \{c\} \textbackslash{} x\^{}2 \& 50\% \#1 \$"
     discarded = eqsat.solve("sqrt(y_1) = y_1 - 2", "y_1")._repr_latex_()
     assert r"\text{discarded y\_1 = 1: " in discarded
+
+
+def test_deeply_nested_terms_print_whole() -> None:
+    """The text printer joins its pieces once (a Rope): 30,000 levels of nesting print in
+    full and in order (the parser reads back 200 levels of parentheses at most)."""
+    x = eqsat.symbol("x")
+    term = x
+    for level in range(30_000):
+        term = make("neg", term) if level % 2 else make("sin", term)
+    text = str(term)
+    assert text == "-sin(" * 15_000 + "x" + ")" * 15_000
+    assert str(make("sub", x, make("neg", x))) == "x - (-x)"  # a leading minus, bracketed
+
+
+def test_a_rope_answers_one_character_prefixes_only() -> None:
+    from eqsat.printing import Rope
+
+    rope = Rope("", Rope("-", "x"), ")")
+    assert rope.startswith("-") and not rope.startswith("x") and str(rope) == "-x)"
+    with pytest.raises(ValueError, match="one character"):
+        rope.startswith("-x")

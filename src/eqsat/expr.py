@@ -219,18 +219,21 @@ def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Ex
     children of nodes it accepts (the others are leaves of the walk)."""
     order: list[Expr] = []
     seen: set[Expr] = set()
-    stack: list[tuple[Expr, bool]] = [(root, False)]
+    stack: list[Expr | None] = [root]  # None: the node below it is done (its children are)
     while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
+        node = stack.pop()
+        if node is None:
+            order.append(stack.pop())  # type: ignore[arg-type]  # a node follows a None
             continue
         if node in seen:
             continue
         seen.add(node)
-        stack.append((node, True))
+        stack += (node, None)
         if into is None or into(node):
-            stack.extend((arg, False) for arg in reversed(node.args) if arg not in seen)
+            args = node.args
+            for index in range(len(args) - 1, -1, -1):
+                if args[index] not in seen:
+                    stack.append(args[index])
     return order
 
 
@@ -260,6 +263,10 @@ def sizes(root: Expr) -> tuple[int, int, bool]:
     known: tuple[int, int, bool] | None = root._sizes
     if known is not None:
         return known
+    if all(a._sizes is not None for a in root.args):  # built bottom-up, as parse does
+        _set_sizes(root)
+        assert root._sizes is not None
+        return root._sizes
     stack: list[tuple[Expr, bool]] = [(root, False)]
     while stack:
         node, expanded = stack.pop()
@@ -269,13 +276,18 @@ def sizes(root: Expr) -> tuple[int, int, bool]:
             stack.append((node, True))
             stack.extend((a, False) for a in node.args if a._sizes is None)
             continue
-        parts = [a._sizes for a in node.args if a._sizes is not None]  # all: children first
-        tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
-            any(p[2] for p in parts)
-        object.__setattr__(node, "_sizes", (1 + sum(p[0] for p in parts),
-                                            1 + max((p[1] for p in parts), default=0), tensor))
+        _set_sizes(node)
     assert root._sizes is not None
     return root._sizes
+
+
+def _set_sizes(node: Expr) -> None:
+    """A node's sizes from its arguments' (all known)."""
+    parts = [a._sizes for a in node.args if a._sizes is not None]
+    tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
+        any(p[2] for p in parts)
+    object.__setattr__(node, "_sizes", (1 + sum(p[0] for p in parts),
+                                        1 + max((p[1] for p in parts), default=0), tensor))
 
 
 def tree_size(root: Expr) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TypeVar
 
 from .expr import Expr, postorder
 from .ops import OPS, REDUCING
@@ -22,13 +23,58 @@ def _number_text(value: Fraction) -> tuple[str, int]:
     return text, OPS["neg"].precedence if value < 0 else ATOM
 
 
+class Rope:
+    """Text joined in constant time: the pieces are kept and written out once (str()), so a
+    printout of a term nested 100,000 deep takes time in proportion to its length."""
+
+    __slots__ = ("first", "pieces")
+    first: str  # its first character ("" if empty)
+
+    def __init__(self, *pieces: str | Rope) -> None:
+        self.pieces = pieces
+        self.first = ""
+        for piece in pieces:
+            if piece:
+                self.first = piece[0] if isinstance(piece, str) else piece.first
+                break
+
+    def __bool__(self) -> bool:
+        return bool(self.first)
+
+    def __add__(self, other: str | Rope) -> Rope:
+        return Rope(self, other)
+
+    def __radd__(self, other: str) -> Rope:
+        return Rope(other, self)
+
+    def startswith(self, prefix: str) -> bool:
+        """Whether it starts so (prefixes of one character only: what the printers ask)."""
+        if len(prefix) != 1:
+            raise ValueError("a Rope answers startswith for one character")
+        return self.first == prefix
+
+    def __str__(self) -> str:
+        out: list[str] = []
+        stack: list[str | Rope] = [self]
+        while stack:
+            piece = stack.pop()
+            if isinstance(piece, str):
+                out.append(piece)
+            else:
+                stack.extend(reversed(piece.pieces))
+        return "".join(out)
+
+
+Text = str | Rope
+T = TypeVar("T", bound=Text)
+
+
 def _round(text: str) -> str:
     return f"({text})"
 
 
-def parenthesized(text: str, prec: int, parent: int, right: bool, op: str,
-                  paren: Callable[[str], str] = _round) -> str:
-    """An operand of an infix op, in parentheses where its shape needs them."""
+def needs_parentheses(text: Text, prec: int, parent: int, right: bool, op: str) -> bool:
+    """Whether an operand of an infix op needs parentheses to keep its shape."""
     if op in _RIGHT_ASSOCIATIVE:
         needs = prec <= parent if not right else prec < parent
     elif op in _NON_ASSOCIATIVE:
@@ -37,7 +83,13 @@ def parenthesized(text: str, prec: int, parent: int, right: bool, op: str,
         needs = prec < parent or (right and prec == parent)
     if right and text.startswith("-") and op not in _NON_ASSOCIATIVE:
         needs = True  # a - (-1), a^(-1); but x = -1
-    return paren(text) if needs else text
+    return needs
+
+
+def parenthesized(text: str, prec: int, parent: int, right: bool, op: str,
+                  paren: Callable[[str], str] = _round) -> str:
+    """An operand of an infix op, in parentheses where its shape needs them."""
+    return paren(text) if needs_parentheses(text, prec, parent, right, op) else text
 
 
 MAX_PRINTED_NODES = 200_000  # past this many nodes as a tree, the printers show a part
@@ -72,7 +124,7 @@ def shown_part(root: Expr, budget: int = MAX_PRINTED_NODES) -> Expr:
     return children[-1][0]
 
 
-def render(root: Expr, node_text: Callable[[Expr, list[Shown]], Shown],
+def render(root: Expr, node_text: Callable[[Expr, list[tuple[T, int]]], tuple[T, int]],
            budget: int = MAX_PRINTED_NODES) -> str:
     """Bottom-up over distinct subterms (of the part shown_part keeps); a subterm's text is
     dropped once its last parent has used it, so memory stays near the output's size."""
@@ -81,14 +133,14 @@ def render(root: Expr, node_text: Callable[[Expr, list[Shown]], Shown],
     for node in order:
         for arg in set(node.args):
             uses[arg] = uses.get(arg, 0) + 1
-    done: dict[Expr, Shown] = {}
+    done: dict[Expr, tuple[T, int]] = {}
     for node in order:
         done[node] = node_text(node, [done[a] for a in node.args])
         for arg in set(node.args):
             uses[arg] -= 1
             if not uses[arg]:
                 del done[arg]
-    return done[order[-1]][0]
+    return str(done[order[-1]][0])
 
 
 def to_text(root: Expr, budget: int = MAX_PRINTED_NODES) -> str:
@@ -105,7 +157,8 @@ def abbreviated(*exprs: Expr, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _node_text(node: Expr, args: list[tuple[str, int]]) -> tuple[str, int]:
+def _node_text(node: Expr, args: list[tuple[Text, int]]) -> tuple[Text, int]:
+    """A node's text from its arguments' (Ropes: nesting copies nothing)."""
     if node.op == "sym":
         return node.name, ATOM
     if node.op == "num":
@@ -115,24 +168,30 @@ def _node_text(node: Expr, args: list[tuple[str, int]]) -> tuple[str, int]:
         return spec.name, ATOM
     if spec.kind == "prefix":
         (text, prec), = args
-        inner = f"({text})" if prec < spec.precedence or text.startswith("-") else text
-        return spec.symbol + inner, spec.precedence
+        inner = Rope("(", text, ")") if prec < spec.precedence or text.startswith("-") \
+            else text
+        return Rope(spec.symbol, inner), spec.precedence
     if spec.kind in ("infix", "relation"):
         (left, lp), (right, rp) = args
-        left = parenthesized(left, lp, spec.precedence, False, node.op)
-        right = parenthesized(right, rp, spec.precedence, True, node.op)
+        if needs_parentheses(left, lp, spec.precedence, False, node.op):
+            left = Rope("(", left, ")")
+        if needs_parentheses(right, rp, spec.precedence, True, node.op):
+            right = Rope("(", right, ")")
         spaced = spec.precedence <= OPS["add"].precedence
         sep = f" {spec.symbol} " if spaced else spec.symbol
-        return left + sep + right, spec.precedence
+        return Rope(left, sep, right), spec.precedence
     if node.op == "transpose":
         (text, prec), = args
         bare = prec == ATOM and not node.args[0].is_number
-        return (text if bare else f"({text})") + ".T", ATOM
+        return Rope(text if bare else Rope("(", text, ")"), ".T"), ATOM
+    shown = [text for text, _ in args]
     if node.op in AXIS_OPS:
-        name = _REDUCING_NAMES.get(node.op, node.op)
         axis = node.args[-1]
-        shown = [text for text, _ in args[:-1]]
+        shown = shown[:-1]
         if not (axis.is_number and axis.number == ALL_AXES):
-            shown.append(f"axis={args[-1][0]}")
-        return f"{name}({', '.join(shown)})", ATOM
-    return f"{spec.name}({', '.join(text for text, _ in args)})", ATOM
+            shown.append(Rope("axis=", args[-1][0]))
+    name = _REDUCING_NAMES.get(node.op, node.op) if node.op in AXIS_OPS else spec.name
+    listed: list[Text] = []
+    for index, text in enumerate(shown):
+        listed += [", ", text] if index else [text]
+    return Rope(name, "(", *listed, ")"), ATOM
