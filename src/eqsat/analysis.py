@@ -116,11 +116,13 @@ def _folding_rules() -> list[object]:
         if name == "div":
             body.append(t.fact(t.call("!=", b, ZERO)))
         rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
-                            [t.union(e, t.call("Num", t.call(prim, a, b)))]))
+                            [t.union(e, t.call("Num", t.call(prim, a, b))),
+                             t.subsume(name, t.call("Num", a), t.call("Num", b))]))
     for name, prim in _FOLD_UNARY.items():
         body = [t.equal(e, t.op(name, t.call("Num", a)))]
         rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
-                            [t.union(e, t.call("Num", t.call(prim, a)))]))
+                            [t.union(e, t.call("Num", t.call(prim, a))),
+                             t.subsume(name, t.call("Num", a))]))
     for name, (when_true, when_false) in _FOLD_COMPARE.items():
         match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
         rules.append(t.rule(f"fold-{name}-true", FOLD_RULESET,
@@ -140,7 +142,8 @@ def _folding_rules() -> list[object]:
                  t.equal(t.call("denom", b), t.call("bigint", t.integer(1))),
                  t.fact(t.call("<=", b, t.bigrat(Fraction(bound)))),
                  t.fact(t.call(">=", b, t.bigrat(Fraction(-bound))))]
-    result = [t.union(e, t.call("Num", t.call("pow", a, b)))]
+    result = [t.union(e, t.call("Num", t.call("pow", a, b))),
+              t.subsume("pow", t.call("Num", a), t.call("Num", b))]
     rules.append(t.rule("fold-pow", FOLD_RULESET, [*pow_match, t.fact(t.call(">=", b, ZERO))],
                         result))
     rules.append(t.rule("fold-pow-negative", FOLD_RULESET,

@@ -69,5 +69,10 @@ def union(left: Term, right: Term) -> Term:
     return bindings.Union(SPAN, left, right)
 
 
+def subsume(name: str, *args: Term) -> Term:
+    """Hide the e-node op(args) from later matching and extraction (it stays in its class)."""
+    return bindings.Change(SPAN, bindings.Subsume(), OPS[name].egg, list(args))
+
+
 def action(term: Term) -> Term:
     return bindings.Expr_(SPAN, term)
