@@ -27,7 +27,7 @@ from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when used
     from .egraph import Engine, Session
-    from .rules.check import Verdict
+    from .rules.verdict import Verdict
     from .solving import Solution
 
 ExprInput = Expr | str

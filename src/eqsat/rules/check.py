@@ -4,43 +4,23 @@ from __future__ import annotations
 
 import random
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 import mpmath
 
-from ..expr import Expr, make, number, postorder
+from ..expr import Expr, number, postorder
 from ..numeric import reference
+from .check_tensor import check_tensor_rule
 from .guards import GUARDS
 from .model import Rule
+from .verdict import Verdict, smooth_function
 
 _SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
 DIGITS = 60
 RAISED_DIGITS = (120, 480, 1920)
 SOLVE_MAGNITUDE = 500
 TOLERANCE = mpmath.mpf(10) ** -25  # relative, far above the working precision's rounding
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The outcome of checking one rule."""
-
-    rule: Rule
-    tested: int  # points where the left side was defined and the guards held
-    counterexample: dict[str, float] | None = None
-    detail: str = ""
-
-    @property
-    def sound(self) -> bool:
-        return self.counterexample is None
-
-    def __str__(self) -> str:
-        if self.counterexample is None:
-            return f"ok    {self.rule.name} ({self.tested} points)"
-        if not self.counterexample:
-            return f"FAIL  {self.rule.name} at {self.rule.origin}: {self.detail}"
-        point = ", ".join(f"{k} = {v:.17g}" for k, v in sorted(self.counterexample.items()))
-        return f"FAIL  {self.rule.name} at {self.rule.origin}: {self.detail} at {point}"
 
 
 def _sample(rng: random.Random, integer: bool, zero: bool) -> float:
@@ -100,13 +80,6 @@ def _constant(rng: random.Random) -> Expr:
     return number(Fraction(rng.randint(-30, 30), 10))
 
 
-def _smooth_function(rng: random.Random, variable: Expr) -> Expr:
-    """A random smooth function of one variable, to stand for a pattern variable."""
-    c1, c2, c3 = (number(Fraction(rng.randint(-10, 10), 10)) for _ in range(3))
-    c0 = number(Fraction(rng.choice([-1, 1]) * rng.randint(1, 10), 10))  # nonzero at x = 0
-    return c0 + c1 * variable + c2 * variable**2 + c3 * make("sin", variable)
-
-
 def _instance(rule: Rule, rng: random.Random) -> Rule:
     """For rules about diff(., x): pattern variables become random functions of x, so both
     sides can be evaluated by differentiation. A variable is a constant where a guard says
@@ -120,7 +93,7 @@ def _instance(rule: Rule, rng: random.Random) -> Rule:
     exponents = {n.args[1] for n in postorder(rule.lhs) if n.op == "pow"}
     constant |= {v for v in exponents if rng.random() < 0.5}
     (variable, *_) = sorted(differentiated, key=lambda v: v.name)
-    mapping = {v: _constant(rng) if v in constant else _smooth_function(rng, variable)
+    mapping = {v: _constant(rng) if v in constant else smooth_function(rng, variable)
                for v in rule.variables() - differentiated}
     guards = tuple(replace(g, subject=g.subject.subs(mapping)) for g in rule.guards
                    if g.kind not in ("free of", "depends on"))
@@ -190,6 +163,3 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
         return Verdict(rule, tested, {}, f"only {tested} of {points} sampled points satisfy the "
                                          f"guards with the left side defined")
     return Verdict(rule, tested)
-
-
-from .check_tensor import check_tensor_rule  # noqa: E402 (it builds on this module)

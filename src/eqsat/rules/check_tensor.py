@@ -14,9 +14,9 @@ from ..errors import ShapeError
 from ..expr import Expr, number, postorder, shaped_symbol, symbol
 from ..numeric import evaluate
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
-from .check import Verdict, _smooth_function
 from .guards import GUARDS, SHAPE_GUARDS
 from .model import Guard, Rule
+from .verdict import Verdict, smooth_function
 
 # sizes 3 and 4 make most products fit and some not; 1 broadcasts
 SHAPES: tuple[Shape, ...] = ((), (), (1,), (3,), (3,), (4,), (3, 3), (3, 3), (3, 4), (4, 3),
@@ -114,7 +114,7 @@ def _gradient_instance(rule: Rule, rng: random.Random) -> Instance | None:
             shapes[v.name] = rng.choice(SHAPES)
             mapping[v] = shaped_symbol(v.name, shapes[v.name], {})
         else:
-            mapping[v] = _smooth_function(rng, x)
+            mapping[v] = smooth_function(rng, x)
     try:
         shapes["c"] = shape_of(rule.lhs.args[0].subs(mapping))
     except ShapeError:

@@ -1,0 +1,68 @@
+"""The package's modules import each other without circles (at module level: imports inside
+functions and under TYPE_CHECKING load later, by design)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import eqsat
+
+SOURCE = Path(eqsat.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = ("eqsat", *path.relative_to(SOURCE).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports_at_module_level() -> dict[str, set[str]]:
+    """Each module, and the package modules its top-level `from . import` lines load."""
+    modules = {_module_name(path): path for path in SOURCE.rglob("*.py")}
+    found: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        wanted: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not (isinstance(node, ast.ImportFrom) and node.level):
+                continue
+            base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+            target = ".".join(base + ([node.module] if node.module else []))
+            wanted |= {t for t in [target, *(f"{target}.{a.name}" for a in node.names)]
+                       if t in modules and t != "eqsat"}  # the package itself: no module
+        found[name] = wanted
+    return found
+
+
+def _a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """Some cycle of imports, or None (depth-first, colouring the modules)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in graph:
+        if state.get(start):
+            continue
+        path, stack = [start], [iter(sorted(graph[start]))]
+        state[start] = 1
+        while stack:
+            following = next(stack[-1], None)
+            if following is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(following) == 1:
+                return [*path[path.index(following):], following]
+            elif not state.get(following):
+                state[following] = 1
+                path.append(following)
+                stack.append(iter(sorted(graph[following])))
+    return None
+
+
+def test_no_module_imports_itself_in_a_circle() -> None:
+    graph = _imports_at_module_level()
+    assert len(graph) > 40 and "eqsat.rules.check" in graph["eqsat.api"] | graph["eqsat.egraph"]
+    cycle = _a_cycle(graph)
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _a_cycle({"a": {"b"}, "b": set()}) is None
