@@ -151,3 +151,16 @@ def test_terms_defined_nowhere_cannot_equate_different_numbers(text: str) -> Non
     assert result.report.stop_reason == "contradiction"
     assert_equivalent(parse(text), result.expr, needed=0)
     assert not eqsat.prove_equal("(x - x)/(x - x)", "0")
+
+
+def test_a_budget_hands_each_run_what_is_left_of_the_time() -> None:
+    import time
+
+    from eqsat.limits import Budget
+
+    limits = eqsat.Limits(seconds=5.0, iterations=12)
+    fresh = Budget.start(limits)
+    assert 0 < fresh.left().seconds <= 5.0 and fresh.left().iterations == 12
+    assert fresh.left(iterations=3).iterations == 3 and fresh.left().nodes == limits.nodes
+    spent = Budget.start(limits, began=time.perf_counter() - 6.0)  # began 6 s ago
+    assert spent.seconds_left() == 0.0 and spent.left().seconds == 0.0

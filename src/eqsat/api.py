@@ -7,7 +7,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -17,7 +17,7 @@ from .errors import EqsatError, ShapeError
 from .expr import Expr, check_same_symbol, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
-from .limits import Limits
+from .limits import Budget, Limits
 from .normal import is_rational_node, normalise
 from .ops import COMPARISONS
 from .parse import parse
@@ -178,9 +178,9 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     measure = model.tree_cost if cost == "tree" else model.dag_cost
     expanded, total = expand_derivatives(start, rules)
     best = expanded
-    deadline = began + limits.seconds
+    budget = Budget.start(limits, began)
     work = len(postorder(expanded)) * SECONDS_PER_INPUT_NODE
-    if time.perf_counter() + work > deadline:  # adding, extracting and showing it alone
+    if work > budget.seconds_left():  # adding, extracting and showing it alone
         total.stop_reason = "time"             # would pass the limit: not begun
         return Simplified(expanded, total, measure(start), measure(expanded))
     reduce = "simplify" in rulesets
@@ -195,8 +195,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         if complete and not rules and all(map(is_rational_node, postorder(best))):
             total.stop_reason = "normal form"  # a rational function of symbols: the least
             break                              # costly of its normal forms is the answer
-        remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
-        found, report = _saturate_once(best, rules, rulesets, remaining, cost, model, quick)
+        found, report = _saturate_once(best, rules, rulesets, budget.left(), cost, model, quick)
         total.absorb(report)
         if report.stop_reason == "contradiction":  # its e-graph equated different numbers
             break
@@ -215,23 +214,19 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],
                    limits: Limits, cost: str, model: CostModel,
                    quick: bool = False) -> tuple[Expr, RunReport]:
-    entered = time.perf_counter()
-
-    def left() -> Limits:
-        return replace(limits, seconds=max(limits.seconds - (time.perf_counter() - entered), 0))
-
+    budget = Budget.start(limits)
     with engine(rules).session(is_tensor(expr), rulesets) as session:
         handle = session.add(expr)  # its time comes out of the run's
         by_egglog = cost == "tree" and not session.tensor and not session.needs_snapshot
         # first the rules that shrink terms, which end soon; the others only if still needed
-        report = session.run(rulesets, left(), shrinking_only=True)
+        report = session.run(rulesets, budget.left(), shrinking_only=True)
         if by_egglog and report.stop_reason == "saturated":
             found = session.extract(handle)[0]
             if not found.args:  # a number or a symbol: nothing is cheaper
                 report.stop_reason = "optimal"
                 return found, report
         if report.stop_reason == "saturated" and not quick:
-            report.absorb(session.run(rulesets, left()), new_round=False)
+            report.absorb(session.run(rulesets, budget.left()), new_round=False)
         if by_egglog:
             return session.extract(handle)[0], report
         snapshot = session.snapshot([handle])
@@ -335,7 +330,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     given = arguments.names(wrt, "wrt")
     order = given * n if isinstance(wrt, (str, Expr)) else given
     limits = Limits.of(limits)
-    deadline = time.perf_counter() + limits.seconds
+    budget = Budget.start(limits)
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
     cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
@@ -347,8 +342,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
             continue
         derivative, report = _differentiate(current, symbol_, rules)
         total.absorb(report)
-        remaining = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
-        simplified = simplify_report(derivative, rules=rules, limits=remaining)
+        simplified = simplify_report(derivative, rules=rules, limits=budget.left())
         total.absorb(simplified.report)
         current = simplified.expr
     model = CostModel()

@@ -17,7 +17,7 @@ from .display import latex, latex_text
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor
-from .limits import Limits
+from .limits import Budget, Limits
 from .numeric import evaluate
 from .shape import is_tensor
 
@@ -83,11 +83,11 @@ def explain(start: ExprInput, result: ExprInput | None = None, *,
         raise EqsatError("explain derives scalar expressions; this one has tensors")
     goal = simplify(begin, rules=rule_files, rulesets=rulesets, limits=limits, assume=assume) \
         if result is None else to_expr(result, assume)
-    deadline = time.perf_counter() + seconds
+    budget = Budget(limits, time.perf_counter() + seconds)  # the search has its own time
     current, steps = begin, list[Step]()
     for _ in range(rounds):
         try:
-            found, reached = _one_round(current, goal, rule_files, rulesets, limits, deadline)
+            found, reached = _one_round(current, goal, rule_files, rulesets, budget)
         except OutOfBudget as failure:
             return _missing(begin, goal, f"no path of rewrites found ({failure})")
         if found is None:
@@ -100,13 +100,13 @@ def explain(start: ExprInput, result: ExprInput | None = None, *,
 
 
 def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Sequence[str],
-               limits: Limits, deadline: float) -> tuple[list[RawStep] | None, Expr]:
+               budget: Budget) -> tuple[list[RawStep] | None, Expr]:
     """Raw steps from current to goal, or to the cheapest term of current's e-class when
     goal is not in it; (None, current) when neither gets anywhere."""
     chosen = engine(rules)
     with chosen.session(rulesets=rulesets) as session:
         here, there = session.add(current), session.add(goal)
-        report = session.run(rulesets, limits)
+        report = session.run(rulesets, budget.limits)
         if report.stop_reason == "contradiction":
             return None, current
         snapshot = session.snapshot([here, there], facts=True)
@@ -114,8 +114,7 @@ def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Seq
     cheapest = TreeExtractor(snapshot, model, session.symbol)
     wanted = set(rulesets)
     active = [r for r in chosen.rules.rules if r.ruleset in wanted and not r.about_tensors]
-    deriver = Deriver(snapshot, active, cheapest.term,
-                      seconds=max(deadline - time.perf_counter(), 0.0))
+    deriver = Deriver(snapshot, active, cheapest.term, seconds=budget.seconds_left())
     if snapshot.roots[here] == snapshot.roots[there]:
         return deriver.derive(current, goal), goal
     best = cheapest.term(snapshot.roots[here])

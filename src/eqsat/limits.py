@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .errors import ArgumentError, EqsatError
@@ -47,6 +48,29 @@ class Limits:
             raise ArgumentError(f"limits is an eqsat.Limits(...), not {type(value).__name__} "
                                 f"{value!r:.40}")
         return value
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The time limit of a whole call, carried through its rounds and stages: a deadline,
+    and for each run the limits with the seconds that are left."""
+
+    limits: Limits
+    deadline: float  # time.perf_counter() by which the call should be done
+
+    @classmethod
+    def start(cls, limits: Limits, began: float | None = None) -> Budget:
+        """A budget of limits.seconds from `began` (now, if not given)."""
+        return cls(limits, (time.perf_counter() if began is None else began) + limits.seconds)
+
+    def seconds_left(self) -> float:
+        return max(self.deadline - time.perf_counter(), 0.0)
+
+    def left(self, iterations: int | None = None) -> Limits:
+        """The limits for the next run: the seconds that are left (and fewer iterations,
+        if given)."""
+        limits = replace(self.limits, seconds=self.seconds_left())
+        return limits if iterations is None else replace(limits, iterations=iterations)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from .extract.accuracy import (
     sample,
 )
 from .extract.search import Candidate, better, most_accurate
-from .limits import Limits
+from .limits import Budget, Limits
 from .report import RunReport
 from .shape import is_tensor
 
@@ -82,7 +82,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     A domain's signs become assumptions (0 < x < 1: x is positive), as Herbie assumes its
     precondition: the result equals the input there, and may differ outside it."""
     limits = Limits.of(limits)
-    deadline = time.perf_counter() + limits.seconds  # covers sampling, rounds and search
+    budget = Budget.start(limits)  # covers sampling, rounds and search
     domain = arguments.domain(domain)
     points = arguments.count(points, "points")
     given = to_expr(expr)
@@ -101,8 +101,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     tried = 1
     current = start
     for _ in range(ROUNDS):
-        left = replace(limits, seconds=max(deadline - time.perf_counter(), 0.0))
-        found, measured, report = _round(current, rules, left, points_, model)
+        found, measured, report = _round(current, rules, budget.left(), points_, model)
         total.absorb(report)
         tried += measured
         improved = better(found, best, min(best.bits, before))

@@ -3,14 +3,13 @@ read back the forms where x stands alone, or the other forms the equation took."
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..expr import Expr, make
 from ..extract import CostModel, TreeExtractor
-from ..limits import Limits, Snapshot
+from ..limits import Budget, Limits, Snapshot
 from ..report import RunReport
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
@@ -40,13 +39,12 @@ def isolate(engine: Engine, lhs: Expr, rhs: Expr, unknown: Expr, limits: Limits,
     its first form), until `enough` accepts what was found, a round saturates, or the time
     limit (shared by all rounds) is spent.
     """
-    deadline = time.perf_counter() + limits.seconds
+    budget = Budget.start(limits)
     equation = make("equation", lhs, rhs)
     total = RunReport("iterations")
     forms: dict[Expr, None] = {}
     for _ in range(ROUNDS):
-        left = max(deadline - time.perf_counter(), 0.0)
-        found = _saturate(engine, equation, unknown, replace(limits, seconds=left), enough)
+        found = _saturate(engine, equation, unknown, budget.left(), enough)
         total.absorb(found.report)
         forms.update(dict.fromkeys(found.forms))
         merged = Isolation(found.solved, tuple(forms), total)
@@ -62,15 +60,14 @@ def _saturate(engine: Engine, equation: Expr, unknown: Expr, limits: Limits,
     """One e-graph: a few iterations, then a few more, then to the limits, stopping once
     `enough`. Each phase first runs the [solve] rules alone (they only move terms, and come
     to a stop)."""
-    deadline = time.perf_counter() + limits.seconds
+    budget = Budget.start(limits)
     total = RunReport("iterations")
     with engine.session(rulesets=RULESETS) as session:
         session.add(unknown)  # first, so that it has a `free of` bit of its own
         handle = session.add(make("solve", equation, unknown))
         for iterations in (*PHASES, max(limits.iterations - sum(PHASES), 1)):
             for rulesets, steps in ((["solve"], limits.iterations), (RULESETS, iterations)):
-                left = max(deadline - time.perf_counter(), 0.0)
-                report = session.run(rulesets, replace(limits, iterations=steps, seconds=left))
+                report = session.run(rulesets, budget.left(iterations=steps))
                 total.absorb(report)
             found = _read(session, handle, unknown, total)
             if enough(found) or report.stop_reason != "iterations":

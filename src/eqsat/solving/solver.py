@@ -3,7 +3,6 @@ unknowns and by the [solve] rules otherwise; every answer checked by substitutio
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..errors import EqsatError, SolveError
 from ..expr import Expr, make, number
 from ..extract import CostModel, display_order
-from ..limits import Limits
+from ..limits import Budget, Limits
 from ..normal import normalise, polynomial_factors
 from ..numeric import reference
 from .check import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
@@ -36,22 +35,20 @@ class Problem:
     equations: tuple[tuple[Expr, Expr], ...]
     unknowns: tuple[Expr, ...]
     engine: Engine
-    limits: Limits  # for each e-graph run; limits.seconds also bounds the whole solve
-    deadline: float
+    budget: Budget  # its limits for each e-graph run; its deadline bounds the whole solve
     method: str = "auto"  # "auto": polynomial elimination first; "rules": the e-graph first
 
     def remaining(self) -> Limits:
         """The limits for the next e-graph run: what is left of the time limit."""
-        left = self.deadline - time.perf_counter()
-        if left <= 0:
-            raise SolveError(f"the time limit ({self.limits.seconds:g} s) was reached before "
-                             f"the rules could isolate {', '.join(self.names)}")
-        return replace(self.limits, seconds=left)
+        if self.budget.seconds_left() <= 0:
+            raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached "
+                             f"before the rules could isolate {', '.join(self.names)}")
+        return self.budget.left()
 
     def check_time(self) -> None:
         """A SolveError once the time limit has passed (for loops that grow with the input)."""
-        if time.perf_counter() > self.deadline:
-            raise SolveError(f"the time limit ({self.limits.seconds:g} s) was reached while "
+        if self.budget.seconds_left() <= 0:
+            raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached while "
                              f"solving for {', '.join(self.names)}")
 
     @property
@@ -417,6 +414,5 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             pairs.append((equation.args[0], equation.args[1]))
         else:
             pairs.append((equation, number(0)))
-    problem = Problem(tuple(pairs), tuple(unknowns), engine, limits,
-                      (began or time.perf_counter()) + limits.seconds, method)
+    problem = Problem(tuple(pairs), tuple(unknowns), engine, Budget.start(limits, began), method)
     return solve_problem(problem)
