@@ -164,3 +164,13 @@ def test_a_budget_hands_each_run_what_is_left_of_the_time() -> None:
     assert fresh.left(iterations=3).iterations == 3 and fresh.left().nodes == limits.nodes
     spent = Budget.start(limits, began=time.perf_counter() - 6.0)  # began 6 s ago
     assert spent.seconds_left() == 0.0 and spent.left().seconds == 0.0
+
+
+def test_stop_reasons_are_named_once_and_read_as_their_text() -> None:
+    from eqsat.report import StopReason
+
+    assert eqsat.StopReason is StopReason
+    assert StopReason.NORMAL_FORM == "normal form" and f"{StopReason.TIME}" == "time"
+    assert {r for r in StopReason if r.is_limit} == {"iterations", "nodes", "time"}
+    report = eqsat.simplify_report("x*y/x").report
+    assert report.stop_reason is StopReason.OPTIMAL and "stopped: optimal" in str(report)

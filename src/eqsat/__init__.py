@@ -37,7 +37,7 @@ from .limits import Limits
 from .ops import OPS, lookup
 from .parse import parse
 from .progress import set_progress
-from .report import RunReport
+from .report import RunReport, StopReason
 from .rules import load_rules, parse_rules
 from .shape import apply as apply_op
 from .shape import shape_of, tensor
@@ -96,6 +96,7 @@ __all__ = [
     "Solution",
     "SolveError",
     "Stabilized",
+    "StopReason",
     "check_rules",
     "compile",
     "diff",

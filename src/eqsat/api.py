@@ -21,7 +21,7 @@ from .limits import Budget, Limits
 from .normal import is_rational_node, normalise
 from .ops import COMPARISONS
 from .parse import parse
-from .report import RunReport
+from .report import RunReport, StopReason
 from .rules import load_rules
 from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
 
@@ -130,7 +130,7 @@ def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None =
 
 def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
     """Replace every diff(e, x) in expr by its complete derivative, innermost first."""
-    total = RunReport("saturated")
+    total = RunReport(StopReason.SATURATED)
 
     def build(node: Expr, args: list[Expr]) -> Expr:
         if node.op != "diff":
@@ -181,7 +181,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     budget = Budget.start(limits, began)
     work = len(postorder(expanded)) * SECONDS_PER_INPUT_NODE
     if work > budget.seconds_left():  # adding, extracting and showing it alone
-        total.stop_reason = "time"             # would pass the limit: not begun
+        total.stop_reason = StopReason.TIME             # would pass the limit: not begun
         return Simplified(expanded, total, measure(start), measure(expanded))
     reduce = "simplify" in rulesets
     complete = False
@@ -190,14 +190,14 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         best, complete = normalised.forms[0], normalised.complete
     for _ in range(rounds):
         if not best.args:  # no term costs less than a number or a symbol: the rules need not run
-            total.stop_reason = "optimal"
+            total.stop_reason = StopReason.OPTIMAL
             break
         if complete and not rules and all(map(is_rational_node, postorder(best))):
-            total.stop_reason = "normal form"  # a rational function of symbols: the least
+            total.stop_reason = StopReason.NORMAL_FORM  # a rational function of symbols: the least
             break                              # costly of its normal forms is the answer
         found, report = _saturate_once(best, rules, rulesets, budget.left(), cost, model, quick)
         total.absorb(report)
-        if report.stop_reason == "contradiction":  # its e-graph equated different numbers
+        if report.stop_reason == StopReason.CONTRADICTION:  # its e-graph equated different numbers
             break
         if reduce:
             normalised = normalise(found, measure)
@@ -205,7 +205,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         improved = measure(found) < measure(best)
         if improved:
             best = found
-        if not improved or report.stop_reason in ("saturated", "time"):
+        if not improved or report.stop_reason in (StopReason.SATURATED, StopReason.TIME):
             break
     best = display_order(best)
     return Simplified(best, total, measure(start), measure(best))
@@ -220,12 +220,12 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
         by_egglog = cost == "tree" and not session.tensor and not session.needs_snapshot
         # first the rules that shrink terms, which end soon; the others only if still needed
         report = session.run(rulesets, budget.left(), shrinking_only=True)
-        if by_egglog and report.stop_reason == "saturated":
+        if by_egglog and report.stop_reason == StopReason.SATURATED:
             found = session.extract(handle)[0]
             if not found.args:  # a number or a symbol: nothing is cheaper
-                report.stop_reason = "optimal"
+                report.stop_reason = StopReason.OPTIMAL
                 return found, report
-        if report.stop_reason == "saturated" and not quick:
+        if report.stop_reason == StopReason.SATURATED and not quick:
             report.absorb(session.run(rulesets, budget.left()), new_round=False)
         if by_egglog:
             return session.extract(handle)[0], report
@@ -272,7 +272,7 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
     with chosen.session(is_tensor(left) or is_tensor(right), wanted) as session:
         a, b = session.add(left), session.add(right)
         report = session.run(wanted, Limits.of(limits))
-        return report.stop_reason != "contradiction" and session.same(a, b)
+        return report.stop_reason != StopReason.CONTRADICTION and session.same(a, b)
 
 
 Variable = Expr | str
@@ -297,7 +297,7 @@ def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[
     if not is_tensor(expr):
         direct = derivative(expr, wrt, chosen.rules.in_ruleset(DIFF_RULESET))
         if direct is not None:
-            return direct[0], RunReport("saturated", rule_matches=direct[1])
+            return direct[0], RunReport(StopReason.SATURATED, rule_matches=direct[1])
     return _saturated_derivative(expr, wrt, chosen)
 
 

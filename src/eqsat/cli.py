@@ -25,7 +25,7 @@ from .expr import Expr
 from .limits import Limits
 from .ops import ROWS
 from .progress import set_progress
-from .report import RunReport
+from .report import RunReport, StopReason
 from .rules import load_rules
 from .shape import is_tensor
 
@@ -81,21 +81,22 @@ def _shown(expr: Expr, args: argparse.Namespace) -> str:
     return pretty(expr) if args.pretty else str(expr)
 
 
-_RAISED_BY = {"nodes": ("node limit", "--node-limit"), "time": ("time limit", "--timeout"),
-              "iterations": ("iteration limit", "--iterations")}
+_RAISED_BY = {StopReason.NODES: ("node limit", "--node-limit"),
+              StopReason.TIME: ("time limit", "--timeout"),
+              StopReason.ITERATIONS: ("iteration limit", "--iterations")}
 
 
 def _say_what_stopped(report: RunReport) -> None:
     """One line on stderr when a limit cut the rules short: the answer may not be the
     simplest they can reach."""
-    if report.stop_reason not in _RAISED_BY:
+    if not report.stop_reason.is_limit:
         return
     what, option = _RAISED_BY[report.stop_reason]
     if report.iterations == 0:
         print(f"eqsat: the {what} was reached before the rules began (the input alone takes "
               f"that long to handle); raise it with {option}", file=sys.stderr)
         return
-    spent = f", {report.seconds:.1f} s" if report.stop_reason == "time" else ""
+    spent = f", {report.seconds:.1f} s" if report.stop_reason == StopReason.TIME else ""
     print(f"eqsat: the {what} stopped the rules before they were done ({report.nodes:,} "
           f"e-nodes after {report.iterations} iterations{spent}); raise it with {option}",
           file=sys.stderr)

@@ -17,6 +17,7 @@ from .extract import CostModel, TensorCost, display_order, extract_dag
 from .extract.tree import class_shapes
 from .limits import Limits
 from .ops import OPS
+from .report import StopReason
 from .shape import is_tensor
 from .stabilize import stabilize
 
@@ -94,7 +95,7 @@ def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
     with engine(rules).session(any(is_tensor(e) for e in exprs), ["simplify"]) as session:
         handles = [session.add(e) for e in exprs]
         report = session.run(["simplify"], limits)
-        if report.stop_reason == "contradiction":
+        if report.stop_reason == StopReason.CONTRADICTION:
             return exprs
         snapshot = session.snapshot(handles)
         if isinstance(model, TensorCost):

@@ -32,7 +32,7 @@ from .expr import (
 from .limits import NUMBER_COST, SYMBOL_COST, Limits, Snapshot
 from .ops import ROWS
 from .progress import Progress
-from .report import RunReport
+from .report import RunReport, StopReason
 from .rules import RuleFile, library_paths, load_rules
 from .rules.check import check_rule
 from .rules.compile import dropped, needs_free_vars, rewrite_command
@@ -357,7 +357,8 @@ class Session:
         analyse = self._analyses(rulesets)
         _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
         nodes, contradiction = self._sizes()
-        report = RunReport("contradiction" if contradiction else "iterations", nodes=nodes)
+        report = RunReport(StopReason.CONTRADICTION if contradiction else StopReason.ITERATIONS,
+                           nodes=nodes)
         if contradiction:
             return report
         node_limit = max(limits.nodes, limits.nodes_per_input * report.nodes)
@@ -397,7 +398,7 @@ class Session:
             # not taken (it would be undone, after costing more than all the steps before)
             if plain and before * growth_factor > node_limit * NODE_SLACK:
                 report.seconds = time.perf_counter() - start
-                report.stop_reason = "nodes"
+                report.stop_reason = StopReason.NODES
                 break
             began = time.perf_counter()
             # a step that could pass the node limit is undone if it does (one step has
@@ -407,7 +408,7 @@ class Session:
             guarded = before * STEP_NODE_GROWTH > node_limit
             if guarded and self._pushes >= MAX_SNAPSHOTS:
                 report.seconds = time.perf_counter() - start
-                report.stop_reason = "nodes"
+                report.stop_reason = StopReason.NODES
                 break
             if guarded:
                 _run(self.egraph, bindings.Push(1))
@@ -419,7 +420,7 @@ class Session:
                 _run(self.egraph, bindings.Pop(t.SPAN, 1))  # undone: the e-graph before it
                 self._pushes -= 1
                 report.seconds = time.perf_counter() - start
-                report.stop_reason = "nodes"
+                report.stop_reason = StopReason.NODES
                 break
             report.iterations += steps
             for name, count in output.num_matches_per_rule.items():
@@ -431,13 +432,13 @@ class Session:
             report.seconds = time.perf_counter() - start
             progress.update(report.iterations, report.nodes)
             if contradiction:
-                report.stop_reason = "contradiction"
+                report.stop_reason = StopReason.CONTRADICTION
                 break
             if not output.updated:  # held-back rules count as updates, so this is a fixpoint
-                report.stop_reason = "saturated"
+                report.stop_reason = StopReason.SATURATED
                 break
             if report.nodes >= node_limit:
-                report.stop_reason = "nodes"
+                report.stop_reason = StopReason.NODES
                 break
             # stop before a step that would likely end past the time limit: the next grows on
             # the last as the last grew on the one before (at least STEP_GROWTH-fold), and
@@ -447,7 +448,7 @@ class Session:
             growth = min(max(trend, STEP_GROWTH), MAX_STEP_GROWTH)
             ahead = last_step * growth + report.nodes * SECONDS_PER_NODE_AFTER
             if report.seconds + ahead >= limits.seconds * PLANNED_SHARE:
-                report.stop_reason = "time"
+                report.stop_reason = StopReason.TIME
                 break
             if steps > 1 and report.nodes == before:
                 match_limit *= 2
@@ -479,7 +480,7 @@ class Session:
         analyse = self._analyses(rulesets, folding=False)
         step = t.call("seq", analyse, t.call("run", t.var(ruleset)), analyse)
         expected = self.engine.rule_names(rulesets)
-        report = RunReport("saturated")
+        report = RunReport(StopReason.SATURATED)
         start = time.perf_counter()
         while True:
             output = _run(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule",

@@ -19,6 +19,7 @@ from .expr import Expr
 from .extract import CostModel, TreeExtractor
 from .limits import Budget, Limits
 from .numeric import evaluate
+from .report import StopReason
 from .shape import is_tensor
 
 SAMPLE_POINTS = 64
@@ -107,7 +108,7 @@ def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Seq
     with chosen.session(rulesets=rulesets) as session:
         here, there = session.add(current), session.add(goal)
         report = session.run(rulesets, budget.limits)
-        if report.stop_reason == "contradiction":
+        if report.stop_reason == StopReason.CONTRADICTION:
             return None, current
         snapshot = session.snapshot([here, there], facts=True)
     model = CostModel()

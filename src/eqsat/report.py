@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import itertools
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +14,29 @@ from .errors import EqsatError
 SHOWN_RULES = 12  # the rules a report lists, most matches first
 
 
+class StopReason(StrEnum):
+    """Why a run stopped (each compares equal to its text, as reports print it)."""
+
+    SATURATED = "saturated"  # no rule changes the e-graph any more
+    ITERATIONS = "iterations"  # the limits: what cut the run short
+    NODES = "nodes"
+    TIME = "time"
+    CONTRADICTION = "contradiction"  # two different numbers in one e-class: result unused
+    OPTIMAL = "optimal"  # the result is a number or a symbol, which no term undercuts
+    NORMAL_FORM = "normal form"  # a rational function of symbols, answered by its normal
+    # form (see normal.py) without running the rules
+
+    @property
+    def is_limit(self) -> bool:
+        """Whether a limit cut the run short (the answer may not be the best the rules reach)."""
+        return self in (StopReason.ITERATIONS, StopReason.NODES, StopReason.TIME)
+
+
 @dataclass
 class RunReport:
     """Why a run stopped, how large the e-graph grew, and which rules fired how often."""
 
-    # "saturated" | "iterations" | "nodes" | "time" | "contradiction"; "optimal": the result
-    # is a number or a symbol, which no term undercuts; "normal form": a rational function of
-    # symbols, answered by its normal form (see normal.py) without running the rules
-    stop_reason: str
+    stop_reason: StopReason
     iterations: int = 0
     nodes: int = 0
     seconds: float = 0.0

@@ -26,7 +26,7 @@ from .extract.accuracy import (
 )
 from .extract.search import Candidate, better, most_accurate
 from .limits import Budget, Limits
-from .report import RunReport
+from .report import RunReport, StopReason
 from .shape import is_tensor
 
 RULESETS = ("simplify", "stability")
@@ -107,7 +107,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         improved = better(found, best, min(best.bits, before))
         if improved:
             best = found
-        if not improved or report.stop_reason in ("saturated", "time", "contradiction"):
+        ended = (StopReason.SATURATED, StopReason.TIME, StopReason.CONTRADICTION)
+        if not improved or report.stop_reason in ended:
             break
         current = found.expr
     if best.bits > before:  # a tie within noise, but never less accurate than the input
@@ -124,7 +125,7 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
         report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
         snapshot = session.snapshot([handle])
         extractor = TreeExtractor(snapshot, model, session.symbol)
-    if report.stop_reason == "contradiction":
+    if report.stop_reason == StopReason.CONTRADICTION:
         return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), 0, report
     left = max(limits.seconds - (time.perf_counter() - entered), 0.0)  # for the search
     found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..expr import Expr, make
 from ..extract import CostModel, TreeExtractor
 from ..limits import Budget, Limits, Snapshot
-from ..report import RunReport
+from ..report import RunReport, StopReason
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph import Engine, Session
@@ -41,14 +41,14 @@ def isolate(engine: Engine, lhs: Expr, rhs: Expr, unknown: Expr, limits: Limits,
     """
     budget = Budget.start(limits)
     equation = make("equation", lhs, rhs)
-    total = RunReport("iterations")
+    total = RunReport(StopReason.ITERATIONS)
     forms: dict[Expr, None] = {}
     for _ in range(ROUNDS):
         found = _saturate(engine, equation, unknown, budget.left(), enough)
         total.absorb(found.report)
         forms.update(dict.fromkeys(found.forms))
         merged = Isolation(found.solved, tuple(forms), total)
-        if enough(merged) or found.report.stop_reason != "nodes" or not found.forms \
+        if enough(merged) or found.report.stop_reason != StopReason.NODES or not found.forms \
                 or found.forms[0] == equation:
             return merged
         equation = found.forms[0]
@@ -61,7 +61,7 @@ def _saturate(engine: Engine, equation: Expr, unknown: Expr, limits: Limits,
     `enough`. Each phase first runs the [solve] rules alone (they only move terms, and come
     to a stop)."""
     budget = Budget.start(limits)
-    total = RunReport("iterations")
+    total = RunReport(StopReason.ITERATIONS)
     with engine.session(rulesets=RULESETS) as session:
         session.add(unknown)  # first, so that it has a `free of` bit of its own
         handle = session.add(make("solve", equation, unknown))
@@ -70,7 +70,7 @@ def _saturate(engine: Engine, equation: Expr, unknown: Expr, limits: Limits,
                 report = session.run(rulesets, budget.left(iterations=steps))
                 total.absorb(report)
             found = _read(session, handle, unknown, total)
-            if enough(found) or report.stop_reason != "iterations":
+            if enough(found) or report.stop_reason != StopReason.ITERATIONS:
                 break
     return found
 

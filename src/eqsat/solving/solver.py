@@ -349,7 +349,7 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
         return _recheck(problem, _polynomial(problem.with_equation(form), depth))
     best = found.forms[0] if found.forms else make("equation", lhs, rhs)
     limit = f" ({found.report.stop_reason} limit reached)" \
-        if found.report.stop_reason in ("iterations", "nodes", "time") else ""
+        if found.report.stop_reason.is_limit else ""
     raise SolveError(f"the rules cannot isolate {unknown}{limit}; left: {best}")
 
 
