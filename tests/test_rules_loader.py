@@ -74,3 +74,24 @@ def test_user_rule_names_may_not_clash_with_the_library(tmp_path: Path) -> None:
 def test_the_library_loads() -> None:
     assert {p.name for p in library_paths()} >= {"simplify.rules"}
     assert len(load_rules(library_paths()).rules) > 100
+
+
+def test_each_elementwise_derivative_is_written_once_and_reversed() -> None:
+    """Every [diff] rule of an op becomes the [grad] rule of that op; none is written twice."""
+    from eqsat.rules import shipped_rules
+    from eqsat.rules.reverse import vjp_rules
+
+    shipped = shipped_rules()
+    made = {r.name for r in shipped.rules if r.ruleset == "grad"
+            and r.origin.path.endswith("diff.rules")}
+    ops = {r.lhs.args[0].op for r in shipped.in_ruleset("diff") if r.lhs.args[0].args}
+    assert {f"vjp-{r.name.removeprefix('d-')}" for r in shipped.in_ruleset("diff")
+            if r.lhs.args[0].args} == made and len(ops) > 40
+    written = load_rules([p for p in library_paths() if p.name == "tensor.rules"])
+    assert not made & {r.name for r in written.rules}  # no hand-written twin left
+    (rule,) = vjp_rules(parse_rules("[diff]\nd-f: diff(a*b - b, x) => 0\n"
+                                    "d-g: diff(sin(a) + b, x) => 0\n"
+                                    "d-h: diff(atan2(a, b), x) => "
+                                    "(b*diff(a, x) - a*diff(b, x))/(a^2 + b^2)\n").rules[2:])
+    assert str(rule) == ("vjp-h: vjp(atan2(a, b), c, x) => vjp(a, sum_to(c*(b/(a^2 + b^2)), a), "
+                         "x) + vjp(b, sum_to(c*(-a/(a^2 + b^2)), b), x)")

@@ -33,7 +33,7 @@ from .limits import NUMBER_COST, SYMBOL_COST, Limits, Snapshot
 from .ops import ROWS
 from .progress import Progress
 from .report import RunReport, StopReason
-from .rules import RuleFile, library_paths, load_rules
+from .rules import RuleFile, library_paths, load_rules, shipped_rules
 from .rules.check import check_rule
 from .rules.compile import dropped, needs_free_vars, rewrite_command
 from .rules.guards import SIGN_FACTS
@@ -144,7 +144,7 @@ class Engine:
         loaded = RuleFile()
         if library:  # a shipped file named again is not loaded twice
             shipped = library_paths()
-            loaded.extend(load_rules(shipped))
+            loaded.extend(shipped_rules())
             rules = [r for r in rules if Path(r).resolve() not in {p.resolve() for p in shipped}]
         mine = load_rules(rules)
         if not trust:

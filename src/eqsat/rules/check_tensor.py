@@ -100,7 +100,7 @@ def _instance(rule: Rule, rng: random.Random) -> Instance | None:
 def _gradient_instance(rule: Rule, rng: random.Random) -> Instance | None:
     """vjp(e, c, x): x an array of a random shape; each other variable a random smooth
     function of x, or (where a guard says `free of x`, and at random elsewhere) an array
-    of its own random shape; c an array shaped like e."""
+    of its own random shape; the cotangent an array shaped like e."""
     _, cotangent, variable = rule.lhs.args
     axes = _axis_variables(rule)
     constant = {g.subject for g in rule.guards if g.kind == "free of"}
@@ -115,11 +115,11 @@ def _gradient_instance(rule: Rule, rng: random.Random) -> Instance | None:
             mapping[v] = shaped_symbol(v.name, shapes[v.name], {})
         else:
             mapping[v] = smooth_function(rng, x)
-    try:
-        shapes["c"] = shape_of(rule.lhs.args[0].subs(mapping))
+    try:  # the cotangent keeps its rule's name (vjp-where's condition is called c)
+        shapes[cotangent.name] = shape_of(rule.lhs.args[0].subs(mapping))
     except ShapeError:
         return None
-    mapping[cotangent] = shaped_symbol("c", shapes["c"], {})
+    mapping[cotangent] = shaped_symbol(cotangent.name, shapes[cotangent.name], {})
     lhs, rhs, guards = _substituted(rule, mapping)
     return lhs, rhs, guards, shapes
 
