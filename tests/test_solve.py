@@ -331,3 +331,13 @@ def test_a_large_system_stops_at_the_time_limit() -> None:
     except eqsat.SolveError as error:
         assert "time limit" in str(error)
     assert time.perf_counter() - began < 15  # parsing 120 equations is most of it
+
+
+def test_solution_kinds_are_named_once_and_read_as_their_text() -> None:
+    found = solve("3x + 1 = 2(2x - 6)", "x")
+    assert found.kind is eqsat.SolutionKind.UNIQUE and found.kind == "unique"
+    assert solve("x + y = 3", ["x", "y"]).kind is eqsat.SolutionKind.INFINITE
+    given_as_text = eqsat.Solution("none", ("x",))
+    assert given_as_text.kind is eqsat.SolutionKind.NONE
+    with pytest.raises(ValueError, match="unknown solution kind"):
+        eqsat.Solution("many", ("x",))

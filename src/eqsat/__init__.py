@@ -47,15 +47,16 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .compiler import Function, compile, function
     from .explain import Derivation, explain
     from .picture import egraph_dot, save_dot
-    from .solving import Case, Discarded, Solution
+    from .solving import Case, Discarded, Solution, SolutionKind
     from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
 
 # what a one-line simplify never needs (they load NumPy, among others): loaded on first use
 _LAZY = {"Kernel": "codegen", "Function": "compiler", "compile": "compiler",
          "function": "compiler", "Derivation": "explain", "explain": "explain",
          "egraph_dot": "picture", "save_dot": "picture", "Case": "solving",
-         "Discarded": "solving", "Solution": "solving", "Stabilized": "stabilize",
-         "error_bits": "stabilize", "stabilize": "stabilize", "stabilize_report": "stabilize"}
+         "Discarded": "solving", "Solution": "solving", "SolutionKind": "solving",
+         "Stabilized": "stabilize", "error_bits": "stabilize", "stabilize": "stabilize",
+         "stabilize_report": "stabilize"}
 
 
 
@@ -94,6 +95,7 @@ __all__ = [
     "ShapeError",
     "Simplified",
     "Solution",
+    "SolutionKind",
     "SolveError",
     "Stabilized",
     "StopReason",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..display import latex, latex_text, pretty
 from ..errors import SolveError
@@ -11,7 +12,6 @@ from ..expr import Expr
 
 Show = Callable[[Expr], str]
 
-KINDS = ("unique", "several", "none", "infinite")
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,25 @@ class Case:
         return "not analysed" + (f": {self.note}" if self.note else "")
 
 
+class SolutionKind(StrEnum):
+    """How many solutions (each compares equal to its text)."""
+
+    UNIQUE = "unique"
+    SEVERAL = "several"  # finitely many
+    NONE = "none"
+    INFINITE = "infinite"  # a family: some unknowns are free
+
+
 @dataclass(frozen=True)
 class Solution:
-    """kind: "unique", "several" (finitely many), "none" or "infinite".
+    """kind: how many solutions there are (see SolutionKind).
 
     solutions: each a mapping from unknown to value (free unknowns map to themselves);
     conditions: relations on the parameters under which this holds; cases: what holds
     where a condition fails; free: the unknowns left free in an infinite family.
     """
 
-    kind: str
+    kind: SolutionKind
     unknowns: tuple[str, ...]
     solutions: tuple[Mapping[str, Expr], ...] = ()
     free: tuple[str, ...] = ()
@@ -63,16 +72,17 @@ class Solution:
     method: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
+        if self.kind not in tuple(SolutionKind):
             raise ValueError(f"unknown solution kind {self.kind!r}")
+        object.__setattr__(self, "kind", SolutionKind(self.kind))  # "unique" given as text
 
     def __getitem__(self, unknown: str | Expr) -> Expr:
         name = unknown if isinstance(unknown, str) else unknown.name
         if name not in self.unknowns:
             raise SolveError(f"{name} is not one of the unknowns {list(self.unknowns)}")
-        if self.kind == "none":
+        if self.kind == SolutionKind.NONE:
             raise SolveError(f"there is no solution{': ' + self.reason if self.reason else ''}")
-        if self.kind == "several":
+        if self.kind == SolutionKind.SEVERAL:
             shown = " or ".join(str(s[name]) for s in self.solutions)
             raise SolveError(f"{name} has {len(self.solutions)} values ({shown}): use "
                              f".values({name!r}) or .solutions")
@@ -102,15 +112,15 @@ class Solution:
 
     def _latex_lines(self, depth: int) -> list[str]:
         pad = "\\quad " * depth
-        if self.kind == "none":
+        if self.kind == SolutionKind.NONE:
             head = f"\\text{{{latex_text(self._summary(str))}}}"
-        elif self.kind == "infinite" and set(self.free) == set(self.unknowns):
+        elif self.kind == SolutionKind.INFINITE and set(self.free) == set(self.unknowns):
             head = f"\\text{{every }} {', '.join(self.free)}"
         else:
             determined = [u for u in self.unknowns if u not in self.free]
             head = " \\ \\text{or}\\ ".join(
                 ",\\ ".join(f"{u} = {latex(s[u])}" for u in determined) for s in self.solutions)
-            if self.kind == "infinite":
+            if self.kind == SolutionKind.INFINITE:
                 head += f" \\ \\text{{for every }} {', '.join(self.free)}"
         if self.conditions:
             head += " \\quad \\text{if } " + " \\wedge ".join(map(latex, self.conditions))
@@ -139,13 +149,13 @@ class Solution:
         return lines
 
     def _summary(self, show: Show) -> str:
-        if self.kind == "none":
+        if self.kind == SolutionKind.NONE:
             return "no solution" + (f" ({self.reason})" if self.reason else "")
         determined = [u for u in self.unknowns if u not in self.free]
-        if self.kind == "infinite" and not determined:
+        if self.kind == SolutionKind.INFINITE and not determined:
             return f"every {', '.join(self.free)}"
         shown = [", ".join(f"{u} = {show(s[u])}" for u in determined) for s in self.solutions]
         text = " or ".join(shown)
-        if self.kind == "infinite":
+        if self.kind == SolutionKind.INFINITE:
             text += f" for every {', '.join(self.free)}"
         return text

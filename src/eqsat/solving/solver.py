@@ -19,7 +19,7 @@ from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .linear import clear_denominators, eliminate
 from .poly import NotPolynomial, Poly, Ring
-from .solution import Case, Discarded, Solution
+from .solution import Case, Discarded, Solution, SolutionKind
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph import Engine
@@ -93,11 +93,11 @@ def _polynomial(problem: Problem, depth: int) -> Solution:
     opaque = [v for v in ring.variables[ring.unknown_count:] if not v.is_symbol]
     for atom in opaque:
         if not atom.free_symbols() and reference(atom, {}, CHECK_DIGITS) is None:
-            return Solution("none", problem.names, method="linear",
+            return Solution(SolutionKind.NONE, problem.names, method="linear",
                             reason=f"the equations are undefined: {atom} has no real value")
     solution = _by_degree(problem, ring, residuals, depth)
     domain = tuple(dict.fromkeys(c for atom in opaque for c in definedness(atom)))
-    if not domain or solution.kind == "none":
+    if not domain or solution.kind == SolutionKind.NONE:
         return solution
     return replace(solution, conditions=(*domain, *solution.conditions))
 
@@ -130,13 +130,14 @@ def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> 
     for rhs in reduced.leftover:
         value = rhs.constant_value()
         if value is not None and value != 0:
-            return Solution("none", problem.names, reason="the equations are inconsistent "
-                            f"(elimination leaves 0 = {value})", method="linear")
+            return Solution(SolutionKind.NONE, problem.names, method="linear",
+                            reason=f"the equations are inconsistent (elimination leaves 0 = "
+                                   f"{value})")
     open_leftovers = [rhs for rhs in reduced.leftover if rhs.constant_value() is None]
     if open_leftovers:  # 0 = p(parameters): no solution unless p vanishes
         return _split(problem, depth, ring, open_leftovers[0],
-                      Solution("none", problem.names, reason="the equations are inconsistent",
-                               method="linear"))
+                      Solution(SolutionKind.NONE, problem.names, method="linear",
+                               reason="the equations are inconsistent"))
     determinant = reduced.determinant
     free = [problem.unknowns[c] for c in reduced.free_columns]
     numerators: dict[int, Poly] = {c: determinant * Poly.variable(c)
@@ -150,7 +151,7 @@ def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> 
     _verify_linear(rows, numerators, determinant, columns)
     values = {u.name: quotient(ring, numerators[j], determinant)
               for j, u in enumerate(problem.unknowns)}
-    kind = "infinite" if free else "unique"
+    kind = SolutionKind.INFINITE if free else SolutionKind.UNIQUE
     solution = Solution(kind, problem.names, (values,), tuple(f.name for f in free),
                         method="linear")
     if determinant.constant_value() is None:
@@ -178,15 +179,16 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
     known = discriminant.constant_value()
     conditions: tuple[Expr, ...] = ()
     if known is not None and known < 0:
-        solution = Solution("none", problem.names, reason=f"the discriminant is {known} < 0: "
-                            "no real root", method="quadratic")
+        solution = Solution(SolutionKind.NONE, problem.names, method="quadratic",
+                            reason=f"the discriminant is {known} < 0: no real root")
     else:
         roots = quadratic_roots(ring, a, b, discriminant)
         if known is None:
             conditions = (make("ge", ring.to_expr(discriminant), number(0)),)
         kept, discarded = check_candidates(problem.equations, problem.unknowns,
                                            [{name: r} for r in roots])
-        kind = "none" if not kept else "unique" if len(kept) == 1 else "several"
+        kind = SolutionKind.NONE if not kept else \
+            SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
         solution = Solution(kind, problem.names, tuple(kept), conditions=conditions,
                             discarded=tuple(discarded), method="quadratic",
                             reason="" if kept else "no root satisfies the equation")
@@ -303,10 +305,11 @@ def _by_rules(problem: Problem, depth: int) -> Solution:
     values = {u.name: _tidy(problem, found[u]) if u in found else u for u in problem.unknowns}
     free = tuple(u.name for u in problem.unknowns if u not in found)
     if free:
-        return _family(problem, Solution("infinite", problem.names, (values,), free,
+        return _family(problem, Solution(SolutionKind.INFINITE, problem.names, (values,), free,
                                          method="rules"))
     kept, discarded = check_candidates(problem.equations, problem.unknowns, [values])
-    return Solution("unique" if kept else "none", problem.names, tuple(kept),
+    return Solution(SolutionKind.UNIQUE if kept else SolutionKind.NONE, problem.names,
+                    tuple(kept),
                     discarded=tuple(discarded), method="rules",
                     reason="" if kept else "the candidate fails the check")
 
@@ -340,9 +343,10 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
         candidate = {unknown.name: _tidy(problem, found.solved)}
         kept, discarded = check_candidates(problem.equations, problem.unknowns, [candidate])
         if kept:
-            return Solution("unique", problem.names, tuple(kept), method="rules",
+            return Solution(SolutionKind.UNIQUE, problem.names, tuple(kept), method="rules",
                             conditions=definedness(kept[0][unknown.name]))
-        return Solution("none", problem.names, discarded=tuple(discarded), method="rules",
+        return Solution(SolutionKind.NONE, problem.names, discarded=tuple(discarded),
+                        method="rules",
                         reason="every solution would equal the candidate, which fails")
     form = _polynomial_form(problem, found)
     if form is not None:
@@ -368,12 +372,13 @@ def _polynomial_form(problem: Problem, found: Isolation) -> Expr | None:
 def _recheck(problem: Problem, solution: Solution) -> Solution:
     """A solution of a rewritten equation, checked against the original one (rewrites may
     add solutions: a zero of a denominator, a root of a squared side)."""
-    if solution.kind == "infinite":
+    if solution.kind == SolutionKind.INFINITE:
         return _family(problem, replace(solution, method="rules"))
     kept, discarded = check_candidates(problem.equations, problem.unknowns, solution.solutions)
-    kept_kind = "several" if len(kept) > 1 else solution.kind if kept else "none"
-    if solution.kind == "several" and len(kept) == 1:
-        kept_kind = "unique"
+    kept_kind = SolutionKind.SEVERAL if len(kept) > 1 else \
+        solution.kind if kept else SolutionKind.NONE
+    if solution.kind == SolutionKind.SEVERAL and len(kept) == 1:
+        kept_kind = SolutionKind.UNIQUE
     return replace(solution, kind=kept_kind, solutions=tuple(kept),
                    discarded=solution.discarded + tuple(discarded), method="rules",
                    reason=solution.reason or ("" if kept else "every candidate fails"))
@@ -389,13 +394,14 @@ def _family(problem: Problem, solution: Solution) -> Solution:
     if family.conditions is None:
         if family.somewhere:
             raise SolveError(f"the solutions form a set eqsat cannot state: {family.reason}")
-        return Solution("none", problem.names, discarded=(Discarded(candidate, family.reason),),
+        return Solution(SolutionKind.NONE, problem.names,
+                        discarded=(Discarded(candidate, family.reason),),
                         method=solution.method, reason="every candidate fails")
     conditions = []
     for condition in dict.fromkeys((*solution.conditions, *family.conditions)):
         tidy = _tidy(problem, condition)
         if tidy == number(0):
-            return Solution("none", problem.names, method=solution.method,
+            return Solution(SolutionKind.NONE, problem.names, method=solution.method,
                             reason=f"the equations are defined nowhere ({condition} never "
                             "holds)")
         if tidy != number(1):
