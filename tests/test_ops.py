@@ -72,3 +72,11 @@ def test_every_op_is_a_module_function() -> None:
     with pytest.raises(AttributeError):
         eqsat.not_an_op  # noqa: B018
 
+
+
+def test_every_op_kind_is_one_of_the_enum_and_reads_as_its_text() -> None:
+    from eqsat.ops import SCALAR_KINDS, OpKind
+
+    assert all(isinstance(op.kind, OpKind) for op in ROWS)
+    assert OPS["sin"].kind == "function" and OPS["sin"].kind in SCALAR_KINDS
+    assert not OPS["diff"].is_value and OPS["sum"].kind is OpKind.TENSOR

@@ -34,7 +34,7 @@ from .errors import (
 )
 from .expr import Expr, call, symbol, symbols
 from .limits import Limits
-from .ops import OPS, lookup
+from .ops import OPS, OpKind, lookup
 from .parse import parse
 from .progress import set_progress
 from .report import RunReport, StopReason
@@ -149,7 +149,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(sympy_bridge, name)
     spec = lookup(name)
-    if spec is None or spec.kind == "constant":
+    if spec is None or spec.kind == OpKind.CONSTANT:
         raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
 
     def apply(*args: Any, axis: int | None = None) -> Expr:
@@ -157,5 +157,5 @@ def __getattr__(name: str) -> Any:
 
     apply.__name__ = spec.name
     apply.__doc__ = f"{spec.name}: {spec.arity} argument(s), defined for {spec.domain}" + (
-        "; reductions and softmaxes take axis=k" if spec.kind == "tensor" else "")
+        "; reductions and softmaxes take axis=k" if spec.kind == OpKind.TENSOR else "")
     return apply

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from .errors import ArgumentError
 from .expr import Expr
-from .ops import OPS, REDUCING
+from .ops import OPS, REDUCING, OpKind
 from .printing import ATOM, ELLIPSIS, Shown, parenthesized, render
 from .shape import ALL_AXES, AXIS_OPS
 
@@ -43,9 +43,9 @@ class _Printer:
             shown: Shown = special(node, args)
             return shown
         spec = OPS[node.op]
-        if spec.kind == "constant":
+        if spec.kind == OpKind.CONSTANT:
             return self.constants.get(node.op, node.op), ATOM
-        if spec.kind in ("infix", "relation"):
+        if spec.kind in (OpKind.INFIX, OpKind.RELATION):
             return self._infix(node, args, self.infix.get(node.op, f" {spec.symbol} "))
         if node.op in AXIS_OPS:
             return self._reduction(node, args)

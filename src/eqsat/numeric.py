@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import EvaluationError
 from .expr import Expr, postorder
-from .ops import COMPARISONS, OPS, TENSOR_OPS
+from .ops import COMPARISONS, OPS, TENSOR_OPS, OpKind
 from .shape import ALL_AXES, AXISWISE, REDUCTIONS
 
 _erf = np.frompyfunc(math.erf, 1, 1)
@@ -125,7 +125,7 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
                 done[node] = arr
             elif node.is_number:
                 done[node] = rounded(node.number)
-            elif OPS[node.op].kind == "constant":
+            elif OPS[node.op].kind == OpKind.CONSTANT:
                 done[node] = float(getattr(np, OPS[node.op].numpy[3:]))
             elif not OPS[node.op].is_value:
                 raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")

@@ -4,10 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import mpmath
 
 Reference = Callable[..., mpmath.mpf]
+
+
+class OpKind(StrEnum):
+    """How an op is written, and whether it computes a value (each equals its text)."""
+
+    INFIX = "infix"  # a + b
+    PREFIX = "prefix"  # -a
+    FUNCTION = "function"  # sin(a)
+    CONSTANT = "constant"  # pi
+    RELATION = "relation"  # lhs = rhs: a statement
+    OPERATOR = "operator"  # diff, solve, vjp: statements about terms
+    TENSOR = "tensor"  # sum(a, axis=k), softmax(a), expand(c, a): shapes matter
+
+
+SCALAR_KINDS = (OpKind.INFIX, OpKind.PREFIX, OpKind.FUNCTION)  # values, written as such
 
 
 @dataclass(frozen=True)
@@ -16,7 +32,7 @@ class Op:
 
     name: str
     arity: int
-    kind: str  # "infix" | "prefix" | "function" | "constant" | "relation" | "operator" | "tensor"
+    kind: OpKind
     reference: Reference | None  # mpmath ground truth of a scalar op; None for the others
     numpy: str  # "np.<ufunc>" or the name of a helper in eqsat.numeric
     cuda: tuple[str, str]  # (float, double) C names; "" for ops printed inline
@@ -28,7 +44,7 @@ class Op:
     @property
     def is_value(self) -> bool:
         """Whether it computes a value (equations, diff, solve and vjp are statements)."""
-        return self.kind not in ("relation", "operator")
+        return self.kind not in (OpKind.RELATION, OpKind.OPERATOR)
 
     @property
     def egg(self) -> str:
@@ -52,105 +68,105 @@ _P_EQUATION, _P_COMPARE, _P_ADD, _P_MUL, _P_NEG, _P_POW = 1, 5, 10, 20, 25, 30
 
 ROWS: list[Op] = [
     # arithmetic
-    Op("add", 2, "infix", lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+",
+    Op("add", 2, OpKind.INFIX, lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+",
        precedence=_P_ADD),
-    Op("sub", 2, "infix", lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
+    Op("sub", 2, OpKind.INFIX, lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
        precedence=_P_ADD),
-    Op("mul", 2, "infix", lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
+    Op("mul", 2, OpKind.INFIX, lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
        precedence=_P_MUL),
-    Op("div", 2, "infix", lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
+    Op("div", 2, OpKind.INFIX, lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
        symbol="/", precedence=_P_MUL),
-    Op("pow", 2, "infix", mpmath.power, "np.power", ("powf", "pow"), 11,
+    Op("pow", 2, OpKind.INFIX, mpmath.power, "np.power", ("powf", "pow"), 11,
        "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW),
-    Op("neg", 1, "prefix", lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
+    Op("neg", 1, OpKind.PREFIX, lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
        precedence=_P_NEG),
     # comparisons: 1 where true, 0 where false
-    Op("lt", 2, "infix", lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
+    Op("lt", 2, OpKind.INFIX, lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
        precedence=_P_COMPARE),
-    Op("le", 2, "infix", lambda a, b: _truth(a <= b), "np.less_equal", ("", ""), 10, symbol="<=",
+    Op("le", 2, OpKind.INFIX, lambda a, b: _truth(a <= b), "np.less_equal", ("", ""), 10,
+       symbol="<=", precedence=_P_COMPARE),
+    Op("gt", 2, OpKind.INFIX, lambda a, b: _truth(a > b), "np.greater", ("", ""), 10, symbol=">",
        precedence=_P_COMPARE),
-    Op("gt", 2, "infix", lambda a, b: _truth(a > b), "np.greater", ("", ""), 10, symbol=">",
-       precedence=_P_COMPARE),
-    Op("ge", 2, "infix", lambda a, b: _truth(a >= b), "np.greater_equal", ("", ""), 10,
+    Op("ge", 2, OpKind.INFIX, lambda a, b: _truth(a >= b), "np.greater_equal", ("", ""), 10,
        symbol=">=", precedence=_P_COMPARE),
-    Op("eq", 2, "infix", lambda a, b: _truth(a == b), "np.equal", ("", ""), 10, symbol="==",
+    Op("eq", 2, OpKind.INFIX, lambda a, b: _truth(a == b), "np.equal", ("", ""), 10, symbol="==",
        precedence=_P_COMPARE),
-    Op("ne", 2, "infix", lambda a, b: _truth(a != b), "np.not_equal", ("", ""), 10, symbol="!=",
-       precedence=_P_COMPARE),
+    Op("ne", 2, OpKind.INFIX, lambda a, b: _truth(a != b), "np.not_equal", ("", ""), 10,
+       symbol="!=", precedence=_P_COMPARE),
     # an equation `lhs = rhs`: a statement to solve, not a value
-    Op("equation", 2, "relation", None, "", ("", ""), 10, "not a value", symbol="=",
+    Op("equation", 2, OpKind.RELATION, None, "", ("", ""), 10, "not a value", symbol="=",
        precedence=_P_EQUATION),
     # elementary functions
-    Op("sqrt", 1, "function", mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15, "x >= 0"),
-    Op("exp", 1, "function", mpmath.exp, "np.exp", ("expf", "exp"), 20),
-    Op("log", 1, "function", mpmath.log, "np.log", ("logf", "log"), 20, "x > 0"),
-    Op("sin", 1, "function", mpmath.sin, "np.sin", ("sinf", "sin"), 20),
-    Op("cos", 1, "function", mpmath.cos, "np.cos", ("cosf", "cos"), 20),
-    Op("tan", 1, "function", mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0"),
-    Op("asin", 1, "function", mpmath.asin, "np.arcsin", ("asinf", "asin"), 20, "-1 <= x <= 1"),
-    Op("acos", 1, "function", mpmath.acos, "np.arccos", ("acosf", "acos"), 20, "-1 <= x <= 1"),
-    Op("atan", 1, "function", mpmath.atan, "np.arctan", ("atanf", "atan"), 20),
-    Op("atan2", 2, "function", mpmath.atan2, "np.arctan2", ("atan2f", "atan2"), 20,
+    Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15, "x >= 0"),
+    Op("exp", 1, OpKind.FUNCTION, mpmath.exp, "np.exp", ("expf", "exp"), 20),
+    Op("log", 1, OpKind.FUNCTION, mpmath.log, "np.log", ("logf", "log"), 20, "x > 0"),
+    Op("sin", 1, OpKind.FUNCTION, mpmath.sin, "np.sin", ("sinf", "sin"), 20),
+    Op("cos", 1, OpKind.FUNCTION, mpmath.cos, "np.cos", ("cosf", "cos"), 20),
+    Op("tan", 1, OpKind.FUNCTION, mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0"),
+    Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20, "-1 <= x <= 1"),
+    Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20, "-1 <= x <= 1"),
+    Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20),
+    Op("atan2", 2, OpKind.FUNCTION, mpmath.atan2, "np.arctan2", ("atan2f", "atan2"), 20,
        "not both 0"),
-    Op("sinh", 1, "function", mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20),
-    Op("cosh", 1, "function", mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20),
-    Op("tanh", 1, "function", mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20),
-    Op("asinh", 1, "function", mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20),
-    Op("acosh", 1, "function", mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20, "x >= 1"),
-    Op("atanh", 1, "function", mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
+    Op("sinh", 1, OpKind.FUNCTION, mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20),
+    Op("cosh", 1, OpKind.FUNCTION, mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20),
+    Op("tanh", 1, OpKind.FUNCTION, mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20),
+    Op("asinh", 1, OpKind.FUNCTION, mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20),
+    Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20, "x >= 1"),
+    Op("atanh", 1, OpKind.FUNCTION, mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
        "-1 < x < 1"),
-    Op("abs", 1, "function", mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12),
-    Op("sign", 1, "function", mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12),
-    Op("log1p", 1, "function", mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1"),
-    Op("expm1", 1, "function", mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20),
-    Op("hypot", 2, "function", mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20),
-    Op("erf", 1, "function", mpmath.erf, "erf", ("erff", "erf"), 20),
-    Op("erfc", 1, "function", mpmath.erfc, "erfc", ("erfcf", "erfc"), 20),
-    Op("sigmoid", 1, "function", lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
+    Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12),
+    Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12),
+    Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1"),
+    Op("expm1", 1, OpKind.FUNCTION, mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20),
+    Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20),
+    Op("erf", 1, OpKind.FUNCTION, mpmath.erf, "erf", ("erff", "erf"), 20),
+    Op("erfc", 1, OpKind.FUNCTION, mpmath.erfc, "erfc", ("erfcf", "erfc"), 20),
+    Op("sigmoid", 1, OpKind.FUNCTION, lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
        ("eqsat_sigmoidf", "eqsat_sigmoid"), 20),
-    Op("softplus", 1, "function", lambda a: mpmath.log1p(mpmath.exp(a)), "softplus",
+    Op("softplus", 1, OpKind.FUNCTION, lambda a: mpmath.log1p(mpmath.exp(a)), "softplus",
        ("eqsat_softplusf", "eqsat_softplus"), 20),
-    Op("log1mexp", 1, "function", _log1mexp, "log1mexp",
+    Op("log1mexp", 1, OpKind.FUNCTION, _log1mexp, "log1mexp",
        ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, "x < 0"),
-    Op("logaddexp", 2, "function", lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
+    Op("logaddexp", 2, OpKind.FUNCTION, lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
        "np.logaddexp", ("eqsat_logaddexpf", "eqsat_logaddexp"), 20),
-    Op("min", 2, "function", min, "np.minimum", ("fminf", "fmin"), 12),
-    Op("max", 2, "function", max, "np.maximum", ("fmaxf", "fmax"), 12),
-    Op("where", 3, "function", _where, "np.where", ("", ""), 12),
+    Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12),
+    Op("max", 2, OpKind.FUNCTION, max, "np.maximum", ("fmaxf", "fmax"), 12),
+    Op("where", 3, OpKind.FUNCTION, _where, "np.where", ("", ""), 12),
     # the derivative of the first argument in the second (a symbol); rules push it inward
     # and its prohibitive cost keeps it out of every extracted result
-    Op("diff", 2, "operator", None, "", ("", ""), 100_000,
+    Op("diff", 2, OpKind.OPERATOR, None, "", ("", ""), 100_000,
        "the first argument differentiable in the second"),
     # the values of the symbol (second argument) that satisfy the equation (first); the
     # [solve] rules rewrite the equation until the symbol stands alone on one side
-    Op("solve", 2, "operator", None, "", ("", ""), 100_000,
+    Op("solve", 2, OpKind.OPERATOR, None, "", ("", ""), 100_000,
        "an equation and the symbol to solve it for"),
     # tensors (see shape.py): the last argument of a reduction is its axis, a number, -1
     # meaning every axis; matmul, dot and transpose take vectors and matrices
-    Op("matmul", 2, "infix", None, "np.matmul", ("", ""), 30, "inner dimensions equal",
+    Op("matmul", 2, OpKind.INFIX, None, "np.matmul", ("", ""), 30, "inner dimensions equal",
        symbol="@", precedence=_P_MUL),
-    Op("transpose", 1, "tensor", None, "np.transpose", ("", ""), 12, "a vector or matrix"),
-    Op("dot", 2, "tensor", None, "np.dot", ("", ""), 30, "inner dimensions equal"),
-    Op("outer", 2, "tensor", None, "np.outer", ("", ""), 20, "two vectors"),
-    Op("sum", 2, "tensor", None, "np.sum", ("", ""), 20, "all reals"),
-    Op("mean", 2, "tensor", None, "np.mean", ("", ""), 21, "all reals"),
-    Op("prod", 2, "tensor", None, "np.prod", ("", ""), 20, "all reals"),
-    Op("amax", 2, "tensor", None, "np.max", ("", ""), 20, "all reals"),
-    Op("amin", 2, "tensor", None, "np.min", ("", ""), 20, "all reals"),
-    Op("logsumexp", 2, "tensor", None, "logsumexp", ("", ""), 25, "all reals"),
-    Op("softmax", 2, "tensor", None, "softmax", ("", ""), 30, "all reals"),
-    Op("log_softmax", 2, "tensor", None, "log_softmax", ("", ""), 30, "all reals"),
+    Op("transpose", 1, OpKind.TENSOR, None, "np.transpose", ("", ""), 12, "a vector or matrix"),
+    Op("dot", 2, OpKind.TENSOR, None, "np.dot", ("", ""), 30, "inner dimensions equal"),
+    Op("outer", 2, OpKind.TENSOR, None, "np.outer", ("", ""), 20, "two vectors"),
+    Op("sum", 2, OpKind.TENSOR, None, "np.sum", ("", ""), 20, "all reals"),
+    Op("mean", 2, OpKind.TENSOR, None, "np.mean", ("", ""), 21, "all reals"),
+    Op("prod", 2, OpKind.TENSOR, None, "np.prod", ("", ""), 20, "all reals"),
+    Op("amax", 2, OpKind.TENSOR, None, "np.max", ("", ""), 20, "all reals"),
+    Op("amin", 2, OpKind.TENSOR, None, "np.min", ("", ""), 20, "all reals"),
+    Op("logsumexp", 2, OpKind.TENSOR, None, "logsumexp", ("", ""), 25, "all reals"),
+    Op("softmax", 2, OpKind.TENSOR, None, "softmax", ("", ""), 30, "all reals"),
+    Op("log_softmax", 2, OpKind.TENSOR, None, "log_softmax", ("", ""), 30, "all reals"),
     # gradients: vjp(e, c, x) is the vector-Jacobian product of e in x with cotangent c
     # (rules push it inward, like diff); expand(c, a, axis) repeats c, a reduction of a
     # tensor of a's shape over axis, back to a's shape; sum_to(c, a) sums c down to a's
     # shape (undoing a broadcast). The second argument of both only lends its shape.
-    Op("vjp", 3, "operator", None, "", ("", ""), 100_000,
+    Op("vjp", 3, OpKind.OPERATOR, None, "", ("", ""), 100_000,
        "a scalar-valued expression's gradient"),
-    Op("expand", 3, "tensor", None, "expand", ("", ""), 12, "all reals"),
-    Op("sum_to", 2, "tensor", None, "sum_to", ("", ""), 12, "all reals"),
+    Op("expand", 3, OpKind.TENSOR, None, "expand", ("", ""), 12, "all reals"),
+    Op("sum_to", 2, OpKind.TENSOR, None, "sum_to", ("", ""), 12, "all reals"),
     # irrational constants stay symbolic
-    Op("pi", 0, "constant", lambda: +mpmath.pi, "np.pi", ("", ""), 10),
-    Op("E", 0, "constant", lambda: mpmath.e + 0, "np.e", ("", ""), 10),
+    Op("pi", 0, OpKind.CONSTANT, lambda: +mpmath.pi, "np.pi", ("", ""), 10),
+    Op("E", 0, OpKind.CONSTANT, lambda: mpmath.e + 0, "np.e", ("", ""), 10),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in ROWS}
@@ -169,9 +185,9 @@ ALIASES: dict[str, str] = {
 # max and min with one argument (and an optional axis) reduce; with two they compare
 REDUCING = {"max": "amax", "min": "amin"}
 
-INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in ("infix", "relation")}
-FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == "function"}
-CONSTANTS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == "constant"}
+INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in (OpKind.INFIX, OpKind.RELATION)}
+FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.FUNCTION}
+CONSTANTS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.CONSTANT}
 COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 
 
@@ -180,4 +196,4 @@ def lookup(name: str) -> Op | None:
     return OPS.get(ALIASES.get(name, name))
 
 
-TENSOR_OPS = frozenset(op.name for op in ROWS if op.kind == "tensor") | {"matmul"}
+TENSOR_OPS = frozenset(op.name for op in ROWS if op.kind == OpKind.TENSOR) | {"matmul"}

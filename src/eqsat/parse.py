@@ -20,7 +20,7 @@ from lark.exceptions import (
 
 from .errors import EqsatError, ParseError, ShapeError, ShapeParseError
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
-from .ops import INFIX, OPS, REDUCING, lookup
+from .ops import INFIX, OPS, REDUCING, OpKind, lookup
 from .shape import AXIS_OPS, shape_of, with_axis
 
 MAX_INPUT_CHARS = 100_000
@@ -114,7 +114,7 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         if text in self.known:
             return self.known[text]
         spec = lookup(text)
-        if spec is not None and spec.kind == "constant":
+        if spec is not None and spec.kind == OpKind.CONSTANT:
             return make(spec.name)
         if spec is not None:
             raise _Located(f"{text!r} is a function: call it as {text}(...)",
@@ -129,7 +129,7 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         args = [a for a in given if isinstance(a, Expr)]
         axes = [a for a in given if isinstance(a, _Axis)]
         spec = lookup(str(token))
-        if spec is None or spec.kind == "constant":
+        if spec is None or spec.kind == OpKind.CONSTANT:
             raise _Located(f"unknown function {str(token)!r}", *where)
         name = REDUCING.get(str(token), spec.name) if len(args) == 1 else spec.name
         if name in AXIS_OPS:

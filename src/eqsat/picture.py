@@ -13,7 +13,7 @@ from .errors import EqsatError
 from .extract import CostModel, TreeExtractor
 from .extract.tree import Node
 from .limits import Limits, Snapshot
-from .ops import OPS
+from .ops import OPS, OpKind
 from .shape import is_tensor
 
 MAX_DRAWN_NODES = 3000  # Graphviz takes minutes past this; lower the limits instead
@@ -117,7 +117,7 @@ def _label(op: str, value: object) -> str:
         text = str(value)
     else:
         spec = OPS[op]
-        text = spec.symbol if spec.kind in ("infix", "prefix", "relation") else op
+        text = spec.symbol if spec.kind in (OpKind.INFIX, OpKind.PREFIX, OpKind.RELATION) else op
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from .expr import Expr, postorder
-from .ops import OPS, REDUCING
+from .ops import OPS, REDUCING, OpKind
 from .shape import ALL_AXES, AXIS_OPS
 
 ATOM = 1000
@@ -164,14 +164,14 @@ def _node_text(node: Expr, args: list[tuple[Text, int]]) -> tuple[Text, int]:
     if node.op == "num":
         return _number_text(node.number)
     spec = OPS[node.op]
-    if spec.kind == "constant":
+    if spec.kind == OpKind.CONSTANT:
         return spec.name, ATOM
-    if spec.kind == "prefix":
+    if spec.kind == OpKind.PREFIX:
         (text, prec), = args
         inner = Rope("(", text, ")") if prec < spec.precedence or text.startswith("-") \
             else text
         return Rope(spec.symbol, inner), spec.precedence
-    if spec.kind in ("infix", "relation"):
+    if spec.kind in (OpKind.INFIX, OpKind.RELATION):
         (left, lp), (right, rp) = args
         if needs_parentheses(left, lp, spec.precedence, False, node.op):
             left = Rope("(", left, ")")

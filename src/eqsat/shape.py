@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from .errors import ShapeError
 from .expr import Expr, make, number, sizes
-from .ops import OPS, TENSOR_OPS
+from .ops import OPS, SCALAR_KINDS, TENSOR_OPS
 
 Dim = int | str
 Shape = tuple[Dim, ...]
@@ -21,7 +21,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "diff": (), "solve": (), "equation": ()}
 
 ELEMENTWISE = frozenset(name for name, op in OPS.items()
-                        if op.kind in ("infix", "prefix", "function") and name not in TENSOR_OPS)
+                        if op.kind in SCALAR_KINDS and name not in TENSOR_OPS)
 _cache: weakref.WeakKeyDictionary[Expr, Shape] = weakref.WeakKeyDictionary()
 
 

@@ -11,7 +11,7 @@ from egglog import bindings
 
 from . import egglog_terms as t
 from .errors import ShapeError
-from .ops import ROWS, TENSOR_OPS
+from .ops import ROWS, TENSOR_OPS, OpKind
 from .shape import (
     ALL_AXES,
     AXISWISE,
@@ -62,7 +62,7 @@ def rules() -> list[object]:
                     [_set(e, t.integer(0))])]
     for spec in ROWS:
         name = spec.name
-        if spec.kind == "constant":
+        if spec.kind == OpKind.CONSTANT:
             body, value = [t.equal(e, t.op(name))], t.integer(0)
         elif name in REDUCTIONS:
             axis = t.var("axis")

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder, symbol_names
-from ..ops import OPS, TENSOR_OPS
+from ..ops import OPS, SCALAR_KINDS, TENSOR_OPS
 from ..printing import abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of
 
 # ops whose NumPy function is a ufunc that can write into a given buffer with out=
 _UFUNC_OUT = {name for name, op in OPS.items() if op.numpy.startswith("np.") and
-              op.kind in ("infix", "prefix", "function") and name not in ("where", "matmul")}
+              op.kind in SCALAR_KINDS and name not in ("where", "matmul")}
 
 
 # relative time per element of each op's NumPy function (add = 1), measured on the
