@@ -69,6 +69,8 @@ IDENTITIES = [
     ("sin(2*x)^2 + cos(x*2)^2", "1", None),
     ("sin(2*x) - sin(x*2)", "0", None),
     ("exp(x*y + 1) - exp(1 + y*x)", "0", None),
+    ("(x - sqrt(3))*(x + sqrt(3))", "x^2 - 3", None),
+    ("1/(x + sqrt(5)/2 + 3/2) + 1/(x - sqrt(5)/2 + 3/2)", "(2*x + 3)/(x*(x + 3) + 1)", None),
     ("tan(x)*cos(x)", "sin(x)", None),
     ("sqrt(x^2)", "abs(x)", None),
 ]
@@ -99,9 +101,10 @@ def test_a_number_or_symbol_stops_the_run_as_optimal() -> None:
 
 
 LEAVES = ["x", "y", "z", "1", "2", "3", "1/2", "sin(x)", "exp(y)", "sqrt(z)"]
-# pairs tied by sin^2 + cos^2 = 1 and cosh^2 - sinh^2 = 1, some with arguments written apart
+# pairs tied by sin^2 + cos^2 = 1 and cosh^2 - sinh^2 = 1, some with arguments written apart,
+# and square roots of numbers (sqrt(c)^2 = c)
 PAIRED_LEAVES = ["x", "y", "2", "1/2", "sin(x)", "cos(x)", "sin(2*x)", "cos(x*2)", "sinh(y)",
-                 "cosh(y)", "cosh(y + x)", "sinh(x + y)"]
+                 "cosh(y)", "cosh(y + x)", "sinh(x + y)", "sqrt(2)", "sqrt(5)", "sqrt(5/4)"]
 
 
 def _random_term(rng: random.Random, depth: int, leaves: list[str] = LEAVES) -> str:

@@ -175,7 +175,7 @@ class _Reducer:
         except _Unreduced:
             self.complete = False
             return found
-        variants = [fraction, *fraction.pythagorean()]
+        variants = [fraction, *fraction.squares_reduced()]
         return [*found, *(form for variant in variants for form in variant.written())]
 
 
@@ -229,17 +229,20 @@ class _Fraction:
         num, den = _normalised(num, den)
         return cls(num, den, [written[key] for key in order], order)
 
-    def pythagorean(self) -> list[_Fraction]:
-        """The fraction reduced by sin(u)^2 + cos(u)^2 = 1 and cosh(u)^2 - sinh(u)^2 = 1,
-        for each such pair among its atoms: once with the first of each pair squared
-        replaced (sin(u)^2 by 1 - cos(u)^2), once the second; both identities hold for
-        every real u. None where no pair is present or a polynomial would grow too large."""
+    def squares_reduced(self) -> list[_Fraction]:
+        """The fraction reduced by identities of squares among its atoms: sin(u)^2 +
+        cos(u)^2 = 1 and cosh(u)^2 - sinh(u)^2 = 1 for each such pair (once with the first
+        of each pair squared replaced, sin(u)^2 by 1 - cos(u)^2, once the second), and
+        sqrt(c)^2 = c for a positive number c. Each holds for every real u. Empty where no
+        identity applies or a polynomial would grow too large."""
         found = []
+        radicals = self._radicals()
         for side in (0, 1):
             squares = {squared: 1 - sign * other**2 if side == 0 else sign * (1 - other**2)
                        for squared, other, sign in self._pairs(side)}
-            if not squares:
-                continue
+            squares.update(radicals)
+            if not squares or (side == 1 and len(squares) == len(radicals)):
+                continue  # the radicals alone: once is enough
             num, den = (_lowered(p, squares) for p in (self.num, self.den))
             if num is None or den is None or (num, den) == (self.num, self.den):
                 continue
@@ -249,6 +252,12 @@ class _Fraction:
             except _Unreduced:
                 continue
         return found
+
+    def _radicals(self) -> dict[int, Any]:
+        """For each atom sqrt(c) with c a positive number: its index, and c as a polynomial."""
+        one = _one(self.num)
+        return {i: one * _flint_number(key.args[0].number) for i, key in enumerate(self.keys)
+                if key.op == "sqrt" and key.args[0].is_number and key.args[0].number > 0}
 
     def _pairs(self, side: int) -> list[tuple[int, Any, int]]:
         """(index of the atom whose square goes, the other atom's generator, sign) of each
