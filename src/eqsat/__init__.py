@@ -59,7 +59,6 @@ _LAZY = {"Kernel": "codegen", "Function": "compiler", "compile": "compiler",
          "stabilize_report": "stabilize"}
 
 
-
 class _Package(types.ModuleType):
     """eqsat itself. Importing a submodule sets an attribute of its package: eqsat.stabilize
     and eqsat.explain stay the functions, not the modules of the same name."""

@@ -23,6 +23,7 @@ from .ops import COMPARISONS
 from .parse import parse
 from .report import RunReport, StopReason
 from .rules import load_rules
+from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when used
@@ -31,8 +32,6 @@ if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when
     from .solving import Solution
 
 ExprInput = Expr | str
-DIFF_RULESET = "diff"
-GRAD_RULESET = "grad"
 
 
 @dataclass(frozen=True)
@@ -180,8 +179,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     best = expanded
     budget = Budget.start(limits, began)
     work = len(postorder(expanded)) * SECONDS_PER_INPUT_NODE
-    if work > budget.seconds_left():  # adding, extracting and showing it alone
-        total.stop_reason = StopReason.TIME             # would pass the limit: not begun
+    if work > budget.seconds_left():  # adding, extracting and showing it alone would pass
+        total.stop_reason = StopReason.TIME  # the limit: not begun
         return Simplified(expanded, total, measure(start), measure(expanded))
     reduce = "simplify" in rulesets
     complete = False
@@ -193,11 +192,12 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
             total.stop_reason = StopReason.OPTIMAL
             break
         if complete and not rules and all(map(is_rational_node, postorder(best))):
-            total.stop_reason = StopReason.NORMAL_FORM  # a rational function of symbols: the least
-            break                              # costly of its normal forms is the answer
+            # a rational function of symbols: the least costly of its normal forms is the answer
+            total.stop_reason = StopReason.NORMAL_FORM
+            break
         found, report = _saturate_once(best, rules, rulesets, budget.left(), cost, model, quick)
         total.absorb(report)
-        if report.stop_reason == StopReason.CONTRADICTION:  # its e-graph equated different numbers
+        if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
             break
         if reduce:
             normalised = normalise(found, measure)

@@ -100,7 +100,7 @@ def _match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
 
 def _holds(guard: Guard, binding: Binding, mentioned: Mentioned) -> bool:
     """Whether the guard is true of the bound terms; _Undecided where that is not known."""
-    subject = _substitute(guard.subject, binding)
+    subject = guard.subject.subs(binding)
     if guard.kind == "free of":
         return not mentioned(subject)
     if guard.kind == "depends on":
@@ -112,18 +112,10 @@ def _holds(guard: Guard, binding: Binding, mentioned: Mentioned) -> bool:
     raise _Undecided
 
 
-def _substitute(pattern: Expr, binding: Binding) -> Expr:
-    if pattern.is_symbol:
-        return binding.get(pattern, pattern)
-    if not pattern.args:
-        return pattern
-    return make(pattern.op, *(_substitute(a, binding) for a in pattern.args))
-
-
 def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> Expr:
     """The right side with its variables bound; each diff(s, x) in it is s's derivative."""
     if rhs.op == "diff":
-        return inner(_substitute(rhs.args[0], binding))
+        return inner(rhs.args[0].subs(binding))
     if rhs.is_symbol:
         return binding.get(rhs, rhs)
     if not rhs.args:

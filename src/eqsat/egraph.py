@@ -231,8 +231,8 @@ class Engine:
     def _ruleset(self, egraph: bindings.EGraph, names: Sequence[str],
                  shrinking_only: bool = False) -> str:
         """The name of one ruleset running these together (all their rules, or only those
-        that shrink); a combination made here goes with the session's pop."""
-        self.check_rulesets(names)
+        that shrink); a combination made here goes with the session's pop. The names are
+        checked by the session that asks (Session._ruleset)."""
         if len(set(names)) == 1:
             return shrinking(names[0]) if shrinking_only else names[0]
         parts = [shrinking(n) for n in names]
@@ -278,6 +278,7 @@ class Session:
         self.egraph = egraph
         self.tensor = tensor  # whether shapes matter: then the shape analysis runs
         self.rulesets = rulesets  # those compiled into its e-graph
+        self._free_vars = bool(engine._asks_free_vars & rulesets)  # a `free of` guard among them
         self.closed = False
         self._names: dict[Expr, str] = {}
         self._symbols: dict[str, Expr] = {}
@@ -329,7 +330,7 @@ class Session:
     def _variable_bit(self, name: str) -> list[object]:
         """The symbol's bit for `free of` guards; past 62 symbols they share one bit, which
         only makes `free of` more cautious."""
-        if not self.engine._asks_free_vars & self.rulesets or name in self._bits:
+        if not self._free_vars or name in self._bits:
             return []
         self._bits[name] = 1 << min(len(self._bits), MAX_VARIABLE_BITS)
         return [bindings.ActionCommand(bindings.Set(t.SPAN, "VarBit", [t.string(name)],

@@ -87,7 +87,7 @@ def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
         return None
     try:
         fraction = _Fraction.of(nodes, poly, {}, {})
-    except (_Unreduced, ZeroDivisionError):
+    except _Unreduced:
         return None
     if not fraction.den.is_constant() or len(fraction.num) > MAX_FACTORED_TERMS:
         return None
@@ -179,7 +179,6 @@ class _Reducer:
         return [*found, *(form for variant in variants for form in variant.written())]
 
 
-
 def _as_written(nodes: list[Expr], part: Expr, atoms: dict[Expr, Expr]) -> Expr:
     """The part (nodes: its postorder, atoms as leaves) with each atom replaced as given."""
     done: dict[Expr, Expr] = {}
@@ -213,7 +212,8 @@ class _Fraction:
         for n in nodes:
             if n.op == "sym" or not is_rational_node(n):
                 written.setdefault(keys.get(n, n), shown.get(n, n))
-        order = sorted(written, key=hash) if canonical else list(written)  # str: a tree
+        # by hash, not by str: str writes a term with shared subterms out as a tree
+        order = sorted(written, key=hash) if canonical else list(written)
         context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(order))), "deglex")
         generators = dict(zip(order, context.gens(), strict=True))
         one = context.from_dict({(0,) * len(order): 1})  # see _one

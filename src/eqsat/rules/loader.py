@@ -15,7 +15,7 @@ from ..ops import INFIX
 from ..parse import parse_with
 from .guards import GUARDS, describe
 from .model import Check, Guard, Origin, Rule, RuleFile
-from .reverse import vjp_rules
+from .reverse import DIFF_RULESET, vjp_rules
 
 _SECTION = re.compile(r"\s*\[")
 _CHECK = re.compile(r"\s*check\s*:")
@@ -170,7 +170,7 @@ def shipped_rules() -> RuleFile:
     """The shipped rules: those of the library files, and the [grad] rules made from their
     [diff] rules (see reverse.py)."""
     shipped = load_rules(library_paths())
-    shipped.rules.extend(vjp_rules(shipped.in_ruleset("diff")))
+    shipped.rules.extend(vjp_rules(shipped.in_ruleset(DIFF_RULESET)))
     check_unique(shipped.rules)
     return shipped
 

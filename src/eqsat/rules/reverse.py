@@ -19,6 +19,7 @@ from dataclasses import replace
 from ..expr import Expr, make, number, symbol
 from .model import Rule
 
+DIFF_RULESET = "diff"
 GRAD_RULESET = "grad"
 _COTANGENT_NAMES = ("c", "g", "cotangent")
 

@@ -12,26 +12,12 @@ from .poly import Poly, Ring
 
 
 def quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
-    """numerator/denominator with common factors cancelled, sign normalised."""
+    """numerator/denominator with common factors cancelled (normal.py), sign normalised."""
     value = denominator.constant_value()
     if value is not None:
         return display_order(ring.to_expr(numerator.scale(1 / value)))
-    common = content(ring, [numerator, denominator], denominator)
-    lowest: dict[int, int] = {}
-    for poly in (numerator, denominator):
-        for index, exponent in poly.lowest_exponents().items():
-            lowest[index] = min(lowest.get(index, exponent), exponent)
-    both = set(numerator.variables()) & set(denominator.variables())
-    shift = tuple(sorted((i, -e) for i, e in lowest.items() if e > 0 and i in both))
-    if numerator.is_zero():
-        return number(0)
-    numerator, denominator = (p.scale(1 / common).times_monomial(shift)
-                              for p in (numerator, denominator))
-    ratio = _constant_ratio(numerator, denominator)
-    if ratio is not None:
-        return number(ratio)
     written = make("div", ring.to_expr(numerator), ring.to_expr(denominator))
-    return display_order(normalise(written, CostModel().tree_cost).forms[0])  # gcd cancelled
+    return display_order(normalise(written, CostModel().tree_cost).forms[0])
 
 
 def content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
@@ -42,14 +28,6 @@ def content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
     bottom = math.lcm(*(c.denominator for c in coefficients))
     sign = 1 if ring.leading_coefficient(leading) > 0 else -1
     return Fraction(top, bottom) * sign
-
-
-def _constant_ratio(numerator: Poly, denominator: Poly) -> Fraction | None:
-    (m, c), *_ = denominator.terms.items()
-    if m not in numerator.terms:
-        return None
-    ratio = numerator.terms[m] / c
-    return ratio if (numerator - denominator.scale(ratio)).is_zero() else None
 
 
 def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly) -> list[Expr]:

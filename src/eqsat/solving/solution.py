@@ -13,7 +13,6 @@ from ..expr import Expr
 Show = Callable[[Expr], str]
 
 
-
 @dataclass(frozen=True)
 class Discarded:
     """A candidate that failed the check by substitution, and why."""
