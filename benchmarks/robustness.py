@@ -12,8 +12,12 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import resource
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import eqsat
@@ -32,6 +36,11 @@ BOMBS = [
 ]
 
 
+def _warm_up() -> None:
+    """Build the engine and its simplify e-graph: their cost is once per process."""
+    eqsat.simplify("sin(x) + 0")
+
+
 def _chain(levels: int) -> eqsat.Expr:
     e = eqsat.parse("x")
     for _ in range(levels):
@@ -45,6 +54,18 @@ def _long_compile() -> eqsat.Expr:
     for i in range(2_500):
         e = eqsat.sin(e) + names[i % 20] if i % 2 else e * names[i % 20]
     return e
+
+
+def _command(text: str, limits: eqsat.Limits) -> None:
+    """The whole `eqsat simplify --timeout` process, start to end, the text in a file."""
+    with tempfile.TemporaryDirectory() as folder:
+        given = Path(folder) / "input.txt"
+        given.write_text(text)
+        done = subprocess.run([sys.executable, "-m", "eqsat.cli", "simplify", f"@{given}",
+                               "--timeout", f"{limits.seconds:g}"], capture_output=True,
+                              text=True)
+    if done.returncode:
+        raise eqsat.EqsatError(done.stderr.strip()[:200])
 
 
 def _symbolic_system(n: int) -> list[str]:
@@ -67,6 +88,13 @@ ENTRY_POINTS: list[tuple[str, float, Callable[[], Any], Call]] = [
      lambda e, lim: eqsat.simplify(e, limits=lim)),
     ("simplify: x^x^...^x, 33,001 deep", 2.0, lambda: "x^" * 33_000 + "x",
      lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("simplify: 99,990 minus signs", 2.0, lambda: "-" * 99_990 + "x",
+     lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("simplify: x+x+...+x, 60 KB", 2.0, lambda: "x+" * 30_000 + "x",
+     lambda e, lim: eqsat.simplify(e, limits=lim)),
+    ("command: 99,990 minus signs", 2.0, lambda: "-" * 99_990 + "x", _command),
+    ("command: a 95 KB sum", 2.0, lambda: " + ".join(f"x{i}" for i in range(12_000)),
+     _command),
     ("simplify: hypot(sqrt(2)*sqrt(-3), ...)", 1.0,
      lambda: "hypot(sqrt(2)*sqrt(-3), tan(z) - tan(0)*cos(0))",
      lambda e, lim: eqsat.simplify(e, limits=lim)),
@@ -85,7 +113,7 @@ ENTRY_POINTS: list[tuple[str, float, Callable[[], Any], Call]] = [
 
 
 def _entry(index: int, queue: Any) -> None:
-    eqsat.simplify("x")
+    _warm_up()
     _label, seconds, build, call = ENTRY_POINTS[index]
     given = build()
     start = time.perf_counter()
@@ -121,7 +149,7 @@ def _entry_points() -> None:
 
 
 def _one(text: str, seconds: float, queue: Any) -> None:
-    eqsat.simplify("x")  # build the engine first: its cost is once per process
+    _warm_up()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     result = eqsat.simplify_report(text, limits=eqsat.Limits(seconds=seconds))

@@ -189,6 +189,40 @@ def test_bombs_in_the_other_entry_points() -> None:
     assert time.perf_counter() - start < 8 * LIMIT * SLACK
 
 
+RUNAWAY_STEP = """
+import sys, time
+import eqsat.cli, eqsat.egraph
+def stuck(self, *args, **kwargs):  # a step that never ends, as one inside egglog once did
+    time.sleep(600)
+eqsat.egraph.Session.run = stuck
+sys.exit(eqsat.cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_the_command_line_ends_a_call_that_runs_far_past_its_limit(batch: bool) -> None:
+    args = ["simplify", "-" if batch else "sin(x)^2 + x*y", "--timeout", "0.5"]
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", RUNAWAY_STEP, *args], capture_output=True,
+                          text=True, timeout=120, input="x*y/x\nsin(x)^2 + x*y\n")
+    assert time.perf_counter() - began < 60  # 2 s past the start of the stuck call
+    assert done.returncode == 124
+    assert done.stderr.startswith("eqsat: error: still running 2 s into a call with a time "
+                                  "limit of 0.5 s")
+    assert done.stdout == ("y\n" if batch else "")  # the answer before it is out
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("x+" * 30_000 + "x", "30001*x"),  # 60,000 nodes: its normal form, in a second
+    ("-" * 99_990 + "x", "x"),  # 100,000 deep
+])
+def test_large_inputs_are_answered_by_their_normal_forms(text: str, answer: str) -> None:
+    result = eqsat.simplify_report(text, limits=eqsat.Limits(seconds=30))
+    assert str(result.expr) == answer
+    assert result.report.stop_reason in ("normal form", "optimal")  # no rule ran
+    assert result.report.iterations == 0
+
+
 def test_limits_themselves_are_checked() -> None:
     for bad in [{"seconds": -1.0}, {"nodes": 0}, {"iterations": 0}, {"seconds": float("nan")}]:
         with pytest.raises(eqsat.EqsatError, match="limit"):
@@ -323,6 +357,8 @@ BAD_INPUT = [
     ("simplify", "A@A", "--shape", "A=n,m"),
     ("grad", "A", "--wrt", "A", "--shape", "A=2"),
     ("simplify", "x", "--assume", "x=happy"),
+    ("simplify", "x", "--timeout", "-1"),
+    ("simplify", "x", "--timeout", "nan"),
 ]
 
 

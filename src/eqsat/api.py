@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, overload
 from . import arguments
 from .derivative import derivative
 from .errors import EqsatError, ShapeError
-from .expr import Expr, check_same_symbol, make, number, postorder, rebuild, symbol
+from .expr import Expr, check_depth, check_same_symbol, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
 from .limits import Budget, Limits
@@ -45,9 +45,12 @@ class Simplified:
 
 
 ENGINES_PER_THREAD = 8
-# what one distinct input node costs a simplify outside the rules' run (adding it, extracting,
-# ordering for display), measured on a 2-core machine: 33 us at 100,000 nodes
-SECONDS_PER_INPUT_NODE = 3e-5
+# what one distinct node costs a simplify, measured on a 2-core machine: its normal forms
+# (4-7 us on sums and chains of 60,000-100,000 nodes), and a round of rules outside their run
+# (adding it, extracting, the normal forms of the result, ordering for display, printing:
+# 45 us a node on a sum of 15,000 symbols)
+SECONDS_PER_NORMALISED_NODE = 1e-5
+SECONDS_PER_INPUT_NODE = 5e-5
 _per_thread = threading.local()  # egglog's e-graphs are bound to the thread that made them
 
 
@@ -178,10 +181,12 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     expanded, total = expand_derivatives(start, rules)
     best = expanded
     budget = Budget.start(limits, began)
-    work = len(postorder(expanded)) * SECONDS_PER_INPUT_NODE
-    if work > budget.seconds_left():  # adding, extracting and showing it alone would pass
+    work = len(postorder(expanded)) * SECONDS_PER_NORMALISED_NODE
+    if work > budget.seconds_left():  # its normal forms alone would pass
         total.stop_reason = StopReason.TIME  # the limit: not begun
-        return Simplified(expanded, total, measure(start), measure(expanded))
+        before = measure(start)  # (a deep input's costs take a while: measured once)
+        return Simplified(expanded, total, before,
+                          before if expanded is start else measure(expanded))
     reduce = "simplify" in rulesets
     complete = False
     if reduce:
@@ -191,9 +196,14 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         if not best.args:  # no term costs less than a number or a symbol: the rules need not run
             total.stop_reason = StopReason.OPTIMAL
             break
-        if complete and not rules and all(map(is_rational_node, postorder(best))):
+        nodes = postorder(best)
+        if complete and not rules and all(map(is_rational_node, nodes)):
             # a rational function of symbols: the least costly of its normal forms is the answer
             total.stop_reason = StopReason.NORMAL_FORM
+            break
+        check_depth(best)  # what reaches egglog (said before the time it would take)
+        if len(nodes) * SECONDS_PER_INPUT_NODE > budget.seconds_left():
+            total.stop_reason = StopReason.TIME  # adding and extracting it alone would pass
             break
         found, report = _saturate_once(best, rules, rulesets, budget.left(), cost, model, quick)
         total.absorb(report)

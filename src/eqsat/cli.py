@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from .api import (
@@ -28,6 +30,7 @@ from .progress import set_progress
 from .report import RunReport, StopReason
 from .rules import load_rules
 from .shape import is_tensor
+from .watchdog import hard_stop
 
 
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -69,11 +72,18 @@ def _trusted(args: argparse.Namespace) -> None:
         engine(args.rules, trust=True)
 
 
+def _timeout(args: argparse.Namespace) -> float:
+    """The time limit as given (--timeout, or the default)."""
+    return float(args.timeout or Limits().seconds)
+
+
 def _limits(args: argparse.Namespace) -> Limits:
-    defaults = Limits()
+    """The limits for a call: the time limit less what starting the process took (the
+    limit is for the whole command; in batch mode, for each line)."""
+    defaults, given = Limits(), _timeout(args)
+    seconds = max(given - args.startup, given / 2) if given > 0 else given  # (bad: refused)
     return Limits(iterations=args.iterations or defaults.iterations,
-                  nodes=args.node_limit or defaults.nodes,
-                  seconds=args.timeout or defaults.seconds)
+                  nodes=args.node_limit or defaults.nodes, seconds=seconds)
 
 
 def _shown(expr: Expr, args: argparse.Namespace) -> str:
@@ -86,19 +96,20 @@ _RAISED_BY = {StopReason.NODES: ("node limit", "--node-limit"),
               StopReason.ITERATIONS: ("iteration limit", "--iterations")}
 
 
-def _say_what_stopped(report: RunReport) -> None:
+def _say_what_stopped(report: RunReport, args: argparse.Namespace) -> None:
     """One line on stderr when a limit cut the rules short: the answer may not be the
     simplest they can reach."""
     if not report.stop_reason.is_limit:
         return
     what, option = _RAISED_BY[report.stop_reason]
+    if report.stop_reason == StopReason.TIME:  # of the whole call (the run's own is less)
+        what += f" of {_timeout(args):g} s"
     if report.iterations == 0:
         print(f"eqsat: the {what} was reached before the rules began (the input alone takes "
               f"that long to handle); raise it with {option}", file=sys.stderr)
         return
-    spent = f", {report.seconds:.1f} s" if report.stop_reason == StopReason.TIME else ""
     print(f"eqsat: the {what} stopped the rules before they were done ({report.nodes:,} "
-          f"e-nodes after {report.iterations} iterations{spent}); raise it with {option}",
+          f"e-nodes after {report.iterations} iterations); raise it with {option}",
           file=sys.stderr)
 
 
@@ -128,10 +139,12 @@ def _each(args: argparse.Namespace, answer: Callable[[str], None]) -> int:
         if not text.strip():
             continue
         try:
-            answer(text)
+            with hard_stop(_timeout(args)):  # each line has the whole limit
+                answer(text)
         except EqsatError as error:
             print(f"eqsat: error: line {number}: {error}", file=sys.stderr)
             failed += 1
+        sys.stdout.flush()  # the answers so far are out, should a later line be stopped
     return 2 if failed else 0
 
 
@@ -144,7 +157,7 @@ def _simplify_one(text: str, args: argparse.Namespace) -> None:
                              assume=_assumptions(args.assume), cost=args.cost,
                              shapes=_shapes(args.shape), sizes=_sizes(args.size))
     print(_shown(result.expr, args))
-    _say_what_stopped(result.report)
+    _say_what_stopped(result.report, args)
     if args.report:
         print(result.report, file=sys.stderr)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
@@ -179,7 +192,7 @@ def _diff(args: argparse.Namespace) -> int:
         result = diff_report(text, wrt, args.order, rules=args.rules,
                              limits=_limits(args), assume=_assumptions(args.assume))
         print(_shown(result.expr, args))
-        _say_what_stopped(result.report)
+        _say_what_stopped(result.report, args)
         if args.report:
             print(result.report, file=sys.stderr)
 
@@ -436,13 +449,19 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit status 0, 2 for bad input (one line on stderr), 1 for an internal error (one
-    line too: a bug to report), 130 when interrupted, 141 when the output pipe closed;
-    never a traceback."""
+    line too: a bug to report), 124 when a call ran far past its time limit (see
+    watchdog), 130 when interrupted, 141 when the output pipe closed; never a traceback."""
     args = parser().parse_args(argv)
     set_progress(not getattr(args, "quiet", False))
+    # a command with a time limit ends, saying so, if it runs far past it (see watchdog);
+    # in batch mode each line is timed on its own
+    batch = getattr(args, "expression", None) == "-"
+    timed = hasattr(args, "timeout") and not batch
+    args.startup = 0.0 if batch else time.process_time()  # starting Python, importing eqsat
     try:
         _trusted(args)
-        code: int = args.run(args)
+        with hard_stop(_timeout(args)) if timed else nullcontext():
+            code: int = args.run(args)
     except EqsatError as error:
         print(f"eqsat: error: {error}", file=sys.stderr)
         return 2

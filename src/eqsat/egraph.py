@@ -162,10 +162,11 @@ class Engine:
         if mine.rules:  # a broken rule file fails here, not in a later query
             self._graph(False, frozenset(rule.ruleset for rule in mine.rules))
 
-    def __del__(self) -> None:
+    def __del__(self, thread_now: Callable[[], int] = threading.get_ident) -> None:
         # egglog refuses to drop an e-graph outside its thread (an error at every such
-        # drop): an engine given up by another thread keeps its e-graphs instead
-        if threading.get_ident() != self._thread and self._graphs:
+        # drop): an engine given up by another thread keeps its e-graphs instead (the
+        # default argument: at exit the threading module may be gone before the engine)
+        if thread_now() != self._thread and self._graphs:
             ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._graphs))
 
     def _check_usable(self) -> None:

@@ -23,7 +23,9 @@ RATIONAL_OPS = frozenset({"add", "sub", "mul", "div", "neg"})
 MAX_POWER = 32  # a larger integer power stays an atom (x^1000 is not expanded)
 MAX_TERMS = 400  # a part whose polynomials would pass this many terms is left as written
 MAX_FACTORED_TERMS = 60  # polynomials factored (to offer the factored forms)
-MAX_PART_NODES = 5_000  # a larger rational part is left as written (its atoms still reduced)
+MAX_PART_NODES = 200_000  # a larger rational part is left as written (its atoms still reduced)
+MAX_ATOMS = MAX_TERMS  # a part in more atoms than this is left as written (a polynomial ring
+# of 15,000 generators takes a second and a half to set up)
 MAX_PIECEWISE_NODES = 64  # parts up to this size also try their arguments' best forms
 
 
@@ -213,6 +215,8 @@ class _Fraction:
             if n.op == "sym" or not is_rational_node(n):
                 written.setdefault(keys.get(n, n), shown.get(n, n))
         # by hash, not by str: str writes a term with shared subterms out as a tree
+        if len(written) > MAX_ATOMS:
+            raise _Unreduced
         order = sorted(written, key=hash) if canonical else list(written)
         context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(order))), "deglex")
         generators = dict(zip(order, context.gens(), strict=True))

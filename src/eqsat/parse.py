@@ -18,6 +18,7 @@ from lark.exceptions import (
     VisitError,
 )
 
+from .collector import collector_paused
 from .errors import EqsatError, ParseError, ShapeError, ShapeParseError
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, OpKind, lookup
@@ -241,9 +242,10 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
     _check_numbers(text, source)
     where = text if line_offset == 0 else "\n" * line_offset + text
     try:
-        tree = grammar().parse(text, start=start)
-        builder = _Builder({s.name: s for s in known}, shapes=start == "expression")
-        built: Tree[object] | Expr = builder.transform(tree)
+        with collector_paused():
+            tree = grammar().parse(text, start=start)
+            builder = _Builder({s.name: s for s in known}, shapes=start == "expression")
+            built: Tree[object] | Expr = builder.transform(tree)
         return built
     except UnexpectedCharacters as error:
         raise ParseError(f"unexpected character {error.char!r}", where,

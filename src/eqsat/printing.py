@@ -6,6 +6,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
+from .collector import collector_paused
 from .expr import Expr, postorder
 from .ops import OPS, REDUCING, OpKind
 from .shape import ALL_AXES, AXIS_OPS
@@ -128,19 +129,20 @@ def render(root: Expr, node_text: Callable[[Expr, list[tuple[T, int]]], tuple[T,
            budget: int = MAX_PRINTED_NODES) -> str:
     """Bottom-up over distinct subterms (of the part shown_part keeps); a subterm's text is
     dropped once its last parent has used it, so memory stays near the output's size."""
-    order = postorder(shown_part(root, budget))
-    uses: dict[Expr, int] = {}
-    for node in order:
-        for arg in set(node.args):
-            uses[arg] = uses.get(arg, 0) + 1
-    done: dict[Expr, tuple[T, int]] = {}
-    for node in order:
-        done[node] = node_text(node, [done[a] for a in node.args])
-        for arg in set(node.args):
-            uses[arg] -= 1
-            if not uses[arg]:
-                del done[arg]
-    return str(done[order[-1]][0])
+    with collector_paused():
+        order = postorder(shown_part(root, budget))
+        uses: dict[Expr, int] = {}
+        for node in order:
+            for arg in set(node.args):
+                uses[arg] = uses.get(arg, 0) + 1
+        done: dict[Expr, tuple[T, int]] = {}
+        for node in order:
+            done[node] = node_text(node, [done[a] for a in node.args])
+            for arg in set(node.args):
+                uses[arg] -= 1
+                if not uses[arg]:
+                    del done[arg]
+        return str(done[order[-1]][0])
 
 
 def to_text(root: Expr, budget: int = MAX_PRINTED_NODES) -> str:
