@@ -80,3 +80,62 @@ def test_every_op_kind_is_one_of_the_enum_and_reads_as_its_text() -> None:
     assert all(isinstance(op.kind, OpKind) for op in ROWS)
     assert OPS["sin"].kind == "function" and OPS["sin"].kind in SCALAR_KINDS
     assert not OPS["diff"].is_value and OPS["sum"].kind is OpKind.TENSOR
+
+
+NEW_OP = '''
+import json, sys
+import mpmath
+import numpy as np
+import eqsat.ops as ops
+
+ops.add_row(ops.Op("exp2", 1, ops.OpKind.FUNCTION, lambda a: mpmath.power(2, a), "np.exp2",
+                   ("exp2f", "exp2"), 20, derivative="log(2)*exp2(a)*diff(a, x)",
+                   defined_as="2^a", sign=ops.Sign.POSITIVE, numpy_cost=2.2))
+
+import eqsat
+from eqsat.rules import shipped_rules
+from eqsat.rules.check import check_rule
+from eqsat.rules.check_tensor import check_tensor_rule
+
+rules = {rule.name: rule for rule in shipped_rules().rules}
+gradient = eqsat.grad("exp2(x)*y", ["x", "y"])
+print(json.dumps({
+    "text": str(eqsat.parse("exp2(x) + 1")),
+    "value": eqsat.evaluate("exp2(x) + 1", x=3),
+    "diff": eqsat.evaluate(eqsat.diff("exp2(x^2)", "x"), x=1.5),
+    "grad": [eqsat.evaluate(g, x=1.5, y=2) for g in gradient],
+    "rules sound": [check_rule(rules["d-exp2"]).sound,
+                    check_tensor_rule(rules["vjp-exp2"]).sound],
+    "simplified": str(eqsat.simplify("abs(exp2(x))*1 + 0")),
+    "latex": eqsat.latex(eqsat.parse("exp2(x)")),
+    "pretty": eqsat.pretty(eqsat.parse("exp2(x)^2")),
+    "sympy": str(eqsat.to_sympy(eqsat.parse("exp2(x)"))),
+    "numpy": eqsat.compile("exp2(x) - 1", ["x"])(np.array([1.0, 2.0])).tolist(),
+    "numpy cost": eqsat.codegen.COSTS["exp2"],
+    "cuda": eqsat.compile("exp2(x) - 1", ["x"], target="cupy", dtype="float32").source,
+}))
+'''
+
+
+def test_a_new_op_is_one_row() -> None:
+    """A row added to the op table, and nothing else: it parses, evaluates, differentiates
+    (diff and grad, by rules made from its derivative and checked sound), is known positive,
+    prints in every printer, converts to SymPy, and compiles for NumPy and CUDA."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", NEW_OP], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    slope = float(mpmath.log(2) * 2 ** 2.25 * 3)  # d/dx 2^(x^2) = log(2)*2^(x^2)*2x at 1.5
+    assert found["text"] == "exp2(x) + 1" and found["value"] == 9.0
+    assert found["diff"] == pytest.approx(slope, rel=1e-12)
+    assert found["grad"] == pytest.approx([2 * float(mpmath.log(2)) * 2**1.5, 2**1.5])
+    assert found["rules sound"] == [True, True]
+    assert found["simplified"] == "exp2(x)"  # abs of a positive op: its sign from the row
+    assert found["latex"] == "\\operatorname{exp2}\\left(x\\right)"
+    assert found["pretty"] == "exp2(x)²" and found["sympy"] == "2**x"
+    assert found["numpy"] == [1.0, 3.0] and found["numpy cost"] == 2.2
+    assert "exp2f(x)" in found["cuda"]

@@ -8,7 +8,7 @@ from egglog import bindings
 
 from . import egglog_terms as t
 from .limits import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
-from .ops import ROWS
+from .ops import ROWS, Sign
 from .rules.guards import SIGN_FACTS
 
 FOLD_RULESET = "fold"  # exact constant folding: unions numbers with their computations
@@ -53,11 +53,12 @@ for _op in ("mul", "div"):  # same signs for a product and a quotient
         (_op, ("NonPos", "NonPos"), "NonNeg"), (_op, ("NonNeg", "NonPos"), "NonPos"),
         (_op, ("NonPos", "NonNeg"), "NonPos"), (_op, ("NonZero", "NonZero"), "NonZero"),
     ]
-for _op in ("exp", "cosh", "sigmoid", "softplus", "erfc"):  # always positive
-    _SIGN_TABLE.append((_op, (None,), "Pos"))
-for _op in ("sinh", "tanh", "asinh", "atan", "erf", "atanh", "asin", "expm1", "log1p"):
-    for _fact in ("Pos", "Neg", "NonNeg", "NonPos", "NonZero"):  # odd, increasing, f(0) = 0
-        _SIGN_TABLE.append((_op, (_fact,), _fact))
+for _spec in ROWS:  # what the op table says of signs
+    if _spec.sign == Sign.POSITIVE:
+        _SIGN_TABLE.append((_spec.name, (None,) * _spec.arity, "Pos"))
+    elif _spec.sign == Sign.KEEPS_SIGN:
+        for _fact in ("Pos", "Neg", "NonNeg", "NonPos", "NonZero"):
+            _SIGN_TABLE.append((_spec.name, (_fact,), _fact))
 for _op in ("add", "sub", "mul", "min", "max"):
     _SIGN_TABLE.append((_op, ("IsInt", "IsInt"), "IsInt"))
 for _op in ("neg", "abs"):
@@ -175,9 +176,6 @@ def _sign_rules() -> list[object]:
                          t.equal(t.call("denom", n), t.call("bigint", t.integer(1))),
                          t.fact(t.call(">=", n, ZERO))],
                         [t.action(t.call("IsInt", e))]))
-    for name in ("pi", "E"):
-        rules.append(t.rule(f"sign-{name}", SIGN_RULESET, [t.equal(e, t.op(name))],
-                            [t.action(t.call("Pos", e))]))
     for index, (name, needs, concluded) in enumerate(_SIGN_TABLE):
         args = _args(len(needs))
         body = [t.equal(e, t.op(name, *args))]

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from .errors import ArgumentError
 from .expr import Expr
-from .ops import OPS, REDUCING, OpKind
+from .ops import OPS, REDUCING, ROWS, OpKind
 from .printing import ATOM, ELLIPSIS, Shown, parenthesized, render
 from .shape import ALL_AXES, AXIS_OPS
 
@@ -87,13 +87,8 @@ class LatexPrinter(_Printer):
     infix: ClassVar[dict[str, str]] = {
         "mul": " ", "matmul": " ", "lt": " < ", "le": " \\leq ", "gt": " > ", "ge": " \\geq ",
         "ne": " \\neq ", "equation": " = "}
-    functions: ClassVar[dict[str, str]] = {
-        **{name: f"\\{name}" for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "log",
-                                           "max", "min")},
-        "asin": "\\arcsin", "acos": "\\arccos", "atan": "\\arctan"}
-    constants: ClassVar[dict[str, str]] = {"pi": "\\pi", "E": "e"}
-    reductions: ClassVar[dict[str, str]] = {
-        "sum": "\\sum", "prod": "\\prod", "amax": "\\max", "amin": "\\min"}
+    functions: ClassVar[dict[str, str]] = {op.name: op.latex for op in ROWS if op.latex}
+    constants: ClassVar[dict[str, str]] = functions  # pi and E are in the op table too
 
     def _symbol(self, name: str) -> str:
         if name == ELLIPSIS.name:
@@ -124,8 +119,7 @@ class LatexPrinter(_Printer):
     def _reduction(self, node: Expr, args: list[Shown]) -> Shown:
         axis = self._axis(node)
         below = f"_{{\\mathrm{{axis}}={axis}}}" if axis is not None else ""
-        name = self.reductions.get(node.op) or self.functions.get(node.op) or \
-            _operator_name(node.op)
+        name = self.functions.get(node.op) or _operator_name(node.op)
         return f"{name}{below}{self._paren(', '.join(t for t, _ in args[:-1]))}", ATOM
 
     def _print_eq(self, node: Expr, args: list[Shown]) -> Shown:

@@ -26,9 +26,29 @@ class OpKind(StrEnum):
 SCALAR_KINDS = (OpKind.INFIX, OpKind.PREFIX, OpKind.FUNCTION)  # values, written as such
 
 
+class Sign(StrEnum):
+    """What an op does to the sign of its operand, where that is all there is to say (other
+    sign facts, such as sqrt's or max's, are listed case by case in analysis.py)."""
+
+    ANY = "any"  # nothing in general
+    POSITIVE = "positive"  # f(a) > 0 for every a
+    KEEPS_SIGN = "keeps sign"  # odd and increasing: f(a) has the sign of a (f(0) = 0)
+
+
+# the names of an op's operands in its derivative and definition, by arity
+OPERANDS = {1: ("a",), 2: ("a", "b"), 3: ("c", "a", "b")}
+
+
 @dataclass(frozen=True)
 class Op:
-    """One operator: how it is written, evaluated, compiled and costed."""
+    """One operator: how it is written, evaluated, differentiated, compiled and costed.
+
+    derivative: d/dx of the op applied to its operands (a; a, b; c, a, b), written with
+    diff(a, x), ...: the op's [diff] rule and its [grad] rule are made from it. sympy: the
+    name of SymPy's function for it; defined_as: else its definition in other ops. latex: a
+    LaTeX command for its name (else \\operatorname). numpy_cost: time per element of its
+    NumPy code (add = 1), the NumPy target's cost model; every op with a reference has one.
+    """
 
     name: str
     arity: int
@@ -40,6 +60,16 @@ class Op:
     domain: str = "all reals"
     symbol: str = ""  # infix / prefix spelling
     precedence: int = 100  # binding strength when printed infix
+    derivative: str = ""
+    sympy: str = ""
+    defined_as: str = ""
+    latex: str = ""
+    sign: Sign = Sign.ANY
+    numpy_cost: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.reference is not None and self.numpy_cost is None:
+            raise ValueError(f"op {self.name}: an op with a reference needs its numpy_cost")
 
     @property
     def is_value(self) -> bool:
@@ -50,6 +80,11 @@ class Op:
     def egg(self) -> str:
         """The egglog constructor name."""
         return "Op" + self.name[0].upper() + self.name[1:]
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        """The names of its operands in its derivative and definition."""
+        return OPERANDS.get(self.arity, ())
 
 
 def _truth(flag: bool) -> mpmath.mpf:
@@ -67,72 +102,120 @@ def _log1mexp(a: mpmath.mpf) -> mpmath.mpf:
 _P_EQUATION, _P_COMPARE, _P_ADD, _P_MUL, _P_NEG, _P_POW = 1, 5, 10, 20, 25, 30
 
 ROWS: list[Op] = [
-    # arithmetic
+    # arithmetic (pow's derivative is two rules with guards, in diff.rules)
     Op("add", 2, OpKind.INFIX, lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+",
-       precedence=_P_ADD),
+       precedence=_P_ADD, derivative="diff(a, x) + diff(b, x)", numpy_cost=1),
     Op("sub", 2, OpKind.INFIX, lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
-       precedence=_P_ADD),
+       precedence=_P_ADD, derivative="diff(a, x) - diff(b, x)", numpy_cost=1),
     Op("mul", 2, OpKind.INFIX, lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
-       precedence=_P_MUL),
+       precedence=_P_MUL, derivative="diff(a, x)*b + a*diff(b, x)", numpy_cost=1),
     Op("div", 2, OpKind.INFIX, lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
-       symbol="/", precedence=_P_MUL),
+       symbol="/", precedence=_P_MUL, derivative="(diff(a, x)*b - a*diff(b, x))/b^2",
+       numpy_cost=1),
     Op("pow", 2, OpKind.INFIX, mpmath.power, "np.power", ("powf", "pow"), 11,
-       "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW),
+       "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW,
+       numpy_cost=3),
     Op("neg", 1, OpKind.PREFIX, lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
-       precedence=_P_NEG),
-    # comparisons: 1 where true, 0 where false
+       precedence=_P_NEG, derivative="-diff(a, x)", numpy_cost=0.7),
+    # comparisons: 1 where true, 0 where false; piecewise constant, so their derivative is 0
+    # wherever it exists
     Op("lt", 2, OpKind.INFIX, lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
-       precedence=_P_COMPARE),
+       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
     Op("le", 2, OpKind.INFIX, lambda a, b: _truth(a <= b), "np.less_equal", ("", ""), 10,
-       symbol="<=", precedence=_P_COMPARE),
+       symbol="<=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
     Op("gt", 2, OpKind.INFIX, lambda a, b: _truth(a > b), "np.greater", ("", ""), 10, symbol=">",
-       precedence=_P_COMPARE),
+       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
     Op("ge", 2, OpKind.INFIX, lambda a, b: _truth(a >= b), "np.greater_equal", ("", ""), 10,
-       symbol=">=", precedence=_P_COMPARE),
+       symbol=">=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
     Op("eq", 2, OpKind.INFIX, lambda a, b: _truth(a == b), "np.equal", ("", ""), 10, symbol="==",
-       precedence=_P_COMPARE),
+       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
     Op("ne", 2, OpKind.INFIX, lambda a, b: _truth(a != b), "np.not_equal", ("", ""), 10,
-       symbol="!=", precedence=_P_COMPARE),
+       symbol="!=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
     # an equation `lhs = rhs`: a statement to solve, not a value
     Op("equation", 2, OpKind.RELATION, None, "", ("", ""), 10, "not a value", symbol="=",
        precedence=_P_EQUATION),
     # elementary functions
-    Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15, "x >= 0"),
-    Op("exp", 1, OpKind.FUNCTION, mpmath.exp, "np.exp", ("expf", "exp"), 20),
-    Op("log", 1, OpKind.FUNCTION, mpmath.log, "np.log", ("logf", "log"), 20, "x > 0"),
-    Op("sin", 1, OpKind.FUNCTION, mpmath.sin, "np.sin", ("sinf", "sin"), 20),
-    Op("cos", 1, OpKind.FUNCTION, mpmath.cos, "np.cos", ("cosf", "cos"), 20),
-    Op("tan", 1, OpKind.FUNCTION, mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0"),
-    Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20, "-1 <= x <= 1"),
-    Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20, "-1 <= x <= 1"),
-    Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20),
+    Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15, "x >= 0",
+       derivative="diff(a, x)/(2*sqrt(a))", sympy="sqrt", numpy_cost=2.5),
+    Op("exp", 1, OpKind.FUNCTION, mpmath.exp, "np.exp", ("expf", "exp"), 20,
+       derivative="exp(a)*diff(a, x)", sympy="exp", sign=Sign.POSITIVE, numpy_cost=1.8),
+    Op("log", 1, OpKind.FUNCTION, mpmath.log, "np.log", ("logf", "log"), 20, "x > 0",
+       derivative="diff(a, x)/a", sympy="log", latex="\\log", numpy_cost=1.8),
+    Op("sin", 1, OpKind.FUNCTION, mpmath.sin, "np.sin", ("sinf", "sin"), 20,
+       derivative="cos(a)*diff(a, x)", sympy="sin", latex="\\sin", numpy_cost=19),
+    Op("cos", 1, OpKind.FUNCTION, mpmath.cos, "np.cos", ("cosf", "cos"), 20,
+       derivative="-sin(a)*diff(a, x)", sympy="cos", latex="\\cos", numpy_cost=20),
+    Op("tan", 1, OpKind.FUNCTION, mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0",
+       derivative="(1 + tan(a)^2)*diff(a, x)", sympy="tan", latex="\\tan", numpy_cost=3),
+    Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20, "-1 <= x <= 1",
+       derivative="diff(a, x)/sqrt(1 - a^2)", sympy="asin", latex="\\arcsin",
+       sign=Sign.KEEPS_SIGN, numpy_cost=12),
+    Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20, "-1 <= x <= 1",
+       derivative="-diff(a, x)/sqrt(1 - a^2)", sympy="acos", latex="\\arccos", numpy_cost=13),
+    Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20,
+       derivative="diff(a, x)/(1 + a^2)", sympy="atan", latex="\\arctan", sign=Sign.KEEPS_SIGN,
+       numpy_cost=2.7),
     Op("atan2", 2, OpKind.FUNCTION, mpmath.atan2, "np.arctan2", ("atan2f", "atan2"), 20,
-       "not both 0"),
-    Op("sinh", 1, OpKind.FUNCTION, mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20),
-    Op("cosh", 1, OpKind.FUNCTION, mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20),
-    Op("tanh", 1, OpKind.FUNCTION, mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20),
-    Op("asinh", 1, OpKind.FUNCTION, mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20),
-    Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20, "x >= 1"),
+       "not both 0", derivative="(b*diff(a, x) - a*diff(b, x))/(a^2 + b^2)", sympy="atan2",
+       numpy_cost=5),
+    Op("sinh", 1, OpKind.FUNCTION, mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20,
+       derivative="cosh(a)*diff(a, x)", sympy="sinh", latex="\\sinh", sign=Sign.KEEPS_SIGN,
+       numpy_cost=2.6),
+    Op("cosh", 1, OpKind.FUNCTION, mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20,
+       derivative="sinh(a)*diff(a, x)", sympy="cosh", latex="\\cosh", sign=Sign.POSITIVE,
+       numpy_cost=2.1),
+    Op("tanh", 1, OpKind.FUNCTION, mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20,
+       derivative="(1 - tanh(a)^2)*diff(a, x)", sympy="tanh", latex="\\tanh",
+       sign=Sign.KEEPS_SIGN, numpy_cost=3.8),
+    Op("asinh", 1, OpKind.FUNCTION, mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20,
+       derivative="diff(a, x)/sqrt(a^2 + 1)", sympy="asinh", sign=Sign.KEEPS_SIGN,
+       numpy_cost=4.6),
+    Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20, "x >= 1",
+       derivative="diff(a, x)/sqrt(a^2 - 1)", sympy="acosh", numpy_cost=14.5),
     Op("atanh", 1, OpKind.FUNCTION, mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
-       "-1 < x < 1"),
-    Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12),
-    Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12),
-    Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1"),
-    Op("expm1", 1, OpKind.FUNCTION, mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20),
-    Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20),
-    Op("erf", 1, OpKind.FUNCTION, mpmath.erf, "erf", ("erff", "erf"), 20),
-    Op("erfc", 1, OpKind.FUNCTION, mpmath.erfc, "erfc", ("erfcf", "erfc"), 20),
+       "-1 < x < 1", derivative="diff(a, x)/(1 - a^2)", sympy="atanh", sign=Sign.KEEPS_SIGN,
+       numpy_cost=11),
+    Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12,
+       derivative="sign(a)*diff(a, x)", sympy="Abs", numpy_cost=0.6),
+    Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12,
+       derivative="0", sympy="sign", numpy_cost=0.6),
+    Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1",
+       derivative="diff(a, x)/(1 + a)", defined_as="log(1 + a)", sign=Sign.KEEPS_SIGN,
+       numpy_cost=2.5),
+    Op("expm1", 1, OpKind.FUNCTION, mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20,
+       derivative="exp(a)*diff(a, x)", defined_as="exp(a) - 1", sign=Sign.KEEPS_SIGN,
+       numpy_cost=3.1),
+    Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20,
+       derivative="(a*diff(a, x) + b*diff(b, x))/hypot(a, b)", defined_as="sqrt(a^2 + b^2)",
+       numpy_cost=35),
+    Op("erf", 1, OpKind.FUNCTION, mpmath.erf, "erf", ("erff", "erf"), 20,
+       derivative="2/sqrt(pi)*exp(-a^2)*diff(a, x)", sympy="erf", sign=Sign.KEEPS_SIGN,
+       numpy_cost=200),
+    Op("erfc", 1, OpKind.FUNCTION, mpmath.erfc, "erfc", ("erfcf", "erfc"), 20,
+       derivative="-2/sqrt(pi)*exp(-a^2)*diff(a, x)", sympy="erfc", sign=Sign.POSITIVE,
+       numpy_cost=200),
     Op("sigmoid", 1, OpKind.FUNCTION, lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
-       ("eqsat_sigmoidf", "eqsat_sigmoid"), 20),
+       ("eqsat_sigmoidf", "eqsat_sigmoid"), 20,
+       derivative="sigmoid(a)*(1 - sigmoid(a))*diff(a, x)", defined_as="1/(1 + exp(-a))",
+       sign=Sign.POSITIVE, numpy_cost=40),
     Op("softplus", 1, OpKind.FUNCTION, lambda a: mpmath.log1p(mpmath.exp(a)), "softplus",
-       ("eqsat_softplusf", "eqsat_softplus"), 20),
+       ("eqsat_softplusf", "eqsat_softplus"), 20, derivative="sigmoid(a)*diff(a, x)",
+       defined_as="log(1 + exp(a))", sign=Sign.POSITIVE, numpy_cost=36),
     Op("log1mexp", 1, OpKind.FUNCTION, _log1mexp, "log1mexp",
-       ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, "x < 0"),
+       ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, "x < 0", derivative="-diff(a, x)/expm1(-a)",
+       defined_as="log(1 - exp(a))", numpy_cost=19),
     Op("logaddexp", 2, OpKind.FUNCTION, lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
-       "np.logaddexp", ("eqsat_logaddexpf", "eqsat_logaddexp"), 20),
-    Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12),
-    Op("max", 2, OpKind.FUNCTION, max, "np.maximum", ("fmaxf", "fmax"), 12),
-    Op("where", 3, OpKind.FUNCTION, _where, "np.where", ("", ""), 12),
+       "np.logaddexp", ("eqsat_logaddexpf", "eqsat_logaddexp"), 20,
+       derivative="sigmoid(a - b)*diff(a, x) + sigmoid(b - a)*diff(b, x)",
+       defined_as="log(exp(a) + exp(b))", numpy_cost=36),
+    Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12,
+       derivative="where(a < b, diff(a, x), diff(b, x))", sympy="Min", latex="\\min",
+       numpy_cost=1),
+    Op("max", 2, OpKind.FUNCTION, max, "np.maximum", ("fmaxf", "fmax"), 12,
+       derivative="where(a > b, diff(a, x), diff(b, x))", sympy="Max", latex="\\max",
+       numpy_cost=1),
+    Op("where", 3, OpKind.FUNCTION, _where, "np.where", ("", ""), 12,
+       derivative="where(c, diff(a, x), diff(b, x))", numpy_cost=1.8),
     # the derivative of the first argument in the second (a symbol); rules push it inward
     # and its prohibitive cost keeps it out of every extracted result
     Op("diff", 2, OpKind.OPERATOR, None, "", ("", ""), 100_000,
@@ -148,11 +231,11 @@ ROWS: list[Op] = [
     Op("transpose", 1, OpKind.TENSOR, None, "np.transpose", ("", ""), 12, "a vector or matrix"),
     Op("dot", 2, OpKind.TENSOR, None, "np.dot", ("", ""), 30, "inner dimensions equal"),
     Op("outer", 2, OpKind.TENSOR, None, "np.outer", ("", ""), 20, "two vectors"),
-    Op("sum", 2, OpKind.TENSOR, None, "np.sum", ("", ""), 20, "all reals"),
+    Op("sum", 2, OpKind.TENSOR, None, "np.sum", ("", ""), 20, "all reals", latex="\\sum"),
     Op("mean", 2, OpKind.TENSOR, None, "np.mean", ("", ""), 21, "all reals"),
-    Op("prod", 2, OpKind.TENSOR, None, "np.prod", ("", ""), 20, "all reals"),
-    Op("amax", 2, OpKind.TENSOR, None, "np.max", ("", ""), 20, "all reals"),
-    Op("amin", 2, OpKind.TENSOR, None, "np.min", ("", ""), 20, "all reals"),
+    Op("prod", 2, OpKind.TENSOR, None, "np.prod", ("", ""), 20, "all reals", latex="\\prod"),
+    Op("amax", 2, OpKind.TENSOR, None, "np.max", ("", ""), 20, "all reals", latex="\\max"),
+    Op("amin", 2, OpKind.TENSOR, None, "np.min", ("", ""), 20, "all reals", latex="\\min"),
     Op("logsumexp", 2, OpKind.TENSOR, None, "logsumexp", ("", ""), 25, "all reals"),
     Op("softmax", 2, OpKind.TENSOR, None, "softmax", ("", ""), 30, "all reals"),
     Op("log_softmax", 2, OpKind.TENSOR, None, "log_softmax", ("", ""), 30, "all reals"),
@@ -165,8 +248,10 @@ ROWS: list[Op] = [
     Op("expand", 3, OpKind.TENSOR, None, "expand", ("", ""), 12, "all reals"),
     Op("sum_to", 2, OpKind.TENSOR, None, "sum_to", ("", ""), 12, "all reals"),
     # irrational constants stay symbolic
-    Op("pi", 0, OpKind.CONSTANT, lambda: +mpmath.pi, "np.pi", ("", ""), 10),
-    Op("E", 0, OpKind.CONSTANT, lambda: mpmath.e + 0, "np.e", ("", ""), 10),
+    Op("pi", 0, OpKind.CONSTANT, lambda: +mpmath.pi, "np.pi", ("", ""), 10, latex="\\pi",
+       sympy="pi", sign=Sign.POSITIVE, numpy_cost=0),
+    Op("E", 0, OpKind.CONSTANT, lambda: mpmath.e + 0, "np.e", ("", ""), 10, latex="e",
+       sympy="E", sign=Sign.POSITIVE, numpy_cost=0),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in ROWS}
@@ -189,6 +274,23 @@ INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in (OpKind.INFIX
 FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.FUNCTION}
 CONSTANTS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.CONSTANT}
 COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+
+
+def add_row(op: Op) -> None:
+    """Extend the table with a new op, as a row added to ROWS would: only before any other
+    eqsat module loads (they read the table as they load). For trying out an op; a shipped op
+    is a row of ROWS."""
+    if op.name in OPS or op.name in ALIASES:
+        raise ValueError(f"op {op.name!r} is already in the table")
+    if op.kind not in (*SCALAR_KINDS, OpKind.CONSTANT):
+        raise ValueError(f"op {op.name!r}: only scalar ops can be added this way")
+    ROWS.append(op)
+    OPS[op.name] = op
+    if op.kind in (OpKind.INFIX, OpKind.RELATION):
+        INFIX[op.symbol] = op
+    tables = {OpKind.FUNCTION: FUNCTIONS, OpKind.CONSTANT: CONSTANTS}
+    if op.kind in tables:
+        tables[op.kind][op.name] = op
 
 
 def lookup(name: str) -> Op | None:

@@ -3,39 +3,41 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import sympy
 
 from .errors import ArgumentError, EqsatError
 from .expr import Expr, make, number, postorder, symbol
+from .ops import OPS, ROWS
+from .parse import parse
 
-_DIRECT: dict[str, Any] = {
-    "sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos,
-    "tan": sympy.tan, "asin": sympy.asin, "acos": sympy.acos, "atan": sympy.atan,
-    "atan2": sympy.atan2, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
-    "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh, "abs": sympy.Abs,
-    "sign": sympy.sign, "erf": sympy.erf, "erfc": sympy.erfc, "min": sympy.Min, "max": sympy.Max,
-}
-_DEFINED: dict[str, Any] = {  # ops SymPy has no function for, by their definitions
-    "log1p": lambda a: sympy.log(1 + a),
-    "expm1": lambda a: sympy.exp(a) - 1,
-    "hypot": lambda a, b: sympy.sqrt(a**2 + b**2),
-    "sigmoid": lambda a: 1 / (1 + sympy.exp(-a)),
-    "softplus": lambda a: sympy.log(1 + sympy.exp(a)),
-    "log1mexp": lambda a: sympy.log(1 - sympy.exp(a)),
-    "logaddexp": lambda a, b: sympy.log(sympy.exp(a) + sympy.exp(b)),
-    "where": lambda c, a, b: sympy.Piecewise((a, sympy.Ne(c, 0)), (b, True)),
-}
+_DIRECT: dict[str, Any] = {op.name: getattr(sympy, op.sympy) for op in ROWS
+                           if op.sympy and op.arity}  # (pi and E: in _arithmetic)
 _RELATIONS = {"lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt, "ge": sympy.Ge, "eq": sympy.Eq,
               "ne": sympy.Ne}
-_FROM_FUNCTION = {
-    sympy.exp: "exp", sympy.log: "log", sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan",
-    sympy.asin: "asin", sympy.acos: "acos", sympy.atan: "atan", sympy.atan2: "atan2",
-    sympy.sinh: "sinh", sympy.cosh: "cosh", sympy.tanh: "tanh", sympy.asinh: "asinh",
-    sympy.acosh: "acosh", sympy.atanh: "atanh", sympy.Abs: "abs", sympy.sign: "sign",
-    sympy.erf: "erf", sympy.erfc: "erfc",
-}
+# SymPy functions that are eqsat ops (Min and Max, which take any number of arguments, and
+# sqrt, a power in SymPy, are converted on their own)
+_FROM_FUNCTION = {function: name for name, function in _DIRECT.items()
+                  if name not in ("min", "max", "sqrt")}
+
+
+@cache
+def _definition(op: str) -> tuple[Any, tuple[Any, ...]]:
+    """An op SymPy has no function for, by its definition in other ops: the SymPy form, and
+    the SymPy symbols standing for its operands."""
+    spec = OPS[op]
+    operands = tuple(symbol(name) for name in spec.operands)
+    defined = to_sympy(parse(spec.defined_as, operands))
+    return defined, tuple(map(_sympy_symbol, operands))
+
+
+def _defined(op: str, args: list[Any]) -> Any:
+    if op == "where":  # no definition in other ops
+        return sympy.Piecewise((args[1], sympy.Ne(args[0], 0)), (args[2], True))
+    defined, operands = _definition(op)
+    return defined.xreplace(dict(zip(operands, args, strict=True)))
 
 
 def _sympy_symbol(node: Expr) -> Any:
@@ -56,8 +58,8 @@ def to_sympy(expr: Expr) -> Any:
             done[node] = sympy.Rational(node.number.numerator, node.number.denominator)
         elif node.op in _DIRECT:
             done[node] = _DIRECT[node.op](*args)
-        elif node.op in _DEFINED:
-            done[node] = _DEFINED[node.op](*args)
+        elif OPS.get(node.op) is not None and (OPS[node.op].defined_as or node.op == "where"):
+            done[node] = _defined(node.op, args)
         elif node.op in _RELATIONS:
             done[node] = sympy.Piecewise((1, _RELATIONS[node.op](*args)), (0, True))
         else:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder, symbol_names
-from ..ops import OPS, SCALAR_KINDS, TENSOR_OPS
+from ..ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
 from ..printing import abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of
 
@@ -19,19 +19,11 @@ _UFUNC_OUT = {name for name, op in OPS.items() if op.numpy.startswith("np.") and
               op.kind in SCALAR_KINDS and name not in ("where", "matmul")}
 
 
-# relative time per element of each op's NumPy function (add = 1), measured on the
-# development machine with NumPy 2 on 10^6 float64: the cost model of DAG extraction for
-# this target, so that simplify does not trade exp(x)/(1 + exp(x)) for a slower sigmoid
-COSTS: dict[str, float] = {
-    "sym": 0, "num": 0, "pi": 0, "E": 0,
-    "add": 1, "sub": 1, "mul": 1, "div": 1, "neg": 0.7, "abs": 0.6, "sign": 0.6, "pow": 3,
-    "lt": 0.6, "le": 0.6, "gt": 0.6, "ge": 0.6, "eq": 0.6, "ne": 0.6,
-    "min": 1, "max": 1, "where": 1.8, "sqrt": 2.5, "exp": 1.8, "log": 1.8, "sin": 19,
-    "cos": 20, "tan": 3, "asin": 12, "acos": 13, "atan": 2.7, "atan2": 5, "sinh": 2.6,
-    "cosh": 2.1, "tanh": 3.8, "asinh": 4.6, "acosh": 14.5, "atanh": 11, "log1p": 2.5,
-    "expm1": 3.1, "hypot": 35, "erf": 200, "erfc": 200, "sigmoid": 40, "softplus": 36,
-    "log1mexp": 19, "logaddexp": 36,
-}
+# relative time per element of each op's NumPy function (add = 1, the op table's numpy_cost,
+# measured with NumPy 2 on 10^6 float64): the cost model of DAG extraction for this target, so
+# that simplify does not trade exp(x)/(1 + exp(x)) for a slower sigmoid
+COSTS: dict[str, float] = {"sym": 0, "num": 0, **{op.name: op.numpy_cost for op in ROWS
+                                                  if op.numpy_cost is not None}}
 
 
 @dataclass

@@ -15,7 +15,6 @@ from ..ops import INFIX
 from ..parse import parse_with
 from .guards import GUARDS, describe
 from .model import Check, Guard, Origin, Rule, RuleFile
-from .reverse import DIFF_RULESET, vjp_rules
 
 _SECTION = re.compile(r"\s*\[")
 _CHECK = re.compile(r"\s*check\s*:")
@@ -164,15 +163,6 @@ def check_unique(rules: Iterable[Rule]) -> None:
             raise _fail(rule.origin, f"rule name {rule.name!r} is already used at "
                                      f"{first[rule.name].origin}")
         first[rule.name] = rule
-
-
-def shipped_rules() -> RuleFile:
-    """The shipped rules: those of the library files, and the [grad] rules made from their
-    [diff] rules (see reverse.py)."""
-    shipped = load_rules(library_paths())
-    shipped.rules.extend(vjp_rules(shipped.in_ruleset(DIFF_RULESET)))
-    check_unique(shipped.rules)
-    return shipped
 
 
 def load_rules(paths: Iterable[str | Path]) -> RuleFile:
