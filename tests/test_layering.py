@@ -66,3 +66,18 @@ def test_no_module_imports_itself_in_a_circle() -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _a_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_module_branches_on_a_target_name() -> None:
+    """What differs between compile targets is in their registry (codegen/targets.py): no
+    other module compares a value with a target's name."""
+    from eqsat.codegen.targets import TARGETS
+
+    found = []
+    for path in SOURCE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(
+                    isinstance(side, ast.Constant) and side.value in TARGETS
+                    for side in (node.left, *node.comparators)):
+                found.append(f"{path.relative_to(SOURCE)}:{node.lineno}")
+    assert not found, f"branches on a target name: {found}"

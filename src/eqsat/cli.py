@@ -396,8 +396,8 @@ def parser() -> argparse.ArgumentParser:
                                    "C with a CuPy launcher)")
     compile_.add_argument("expressions", nargs="+", metavar="EXPR",
                           help="one or more outputs, computed together")
-    compile_.add_argument("--target", choices=["numpy", "cupy"], default="numpy",
-                          help="default numpy")
+    compile_.add_argument("--target", default="numpy", help="numpy (the default), or cupy: "
+                          "a fused CUDA kernel launched by CuPy")
     compile_.add_argument("--args", nargs="+", metavar="X", help="argument order (default: "
                           "every symbol, sorted by name)")
     compile_.add_argument("--dtype", choices=["float32", "float64"])

@@ -8,9 +8,9 @@ from typing import Any
 
 from . import arguments
 from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_expr
-from .codegen import COSTS, Kernel, print_cuda, print_launcher, print_numpy
-from .codegen.cuda_tensor import print_tensor_program
+from .codegen import Kernel
 from .codegen.numpy import MODULE_NAMES, check_python_names
+from .codegen.targets import target_named
 from .errors import EqsatError
 from .expr import Expr, postorder
 from .extract import CostModel, TensorCost, display_order, extract_dag
@@ -21,7 +21,6 @@ from .report import StopReason
 from .shape import is_tensor
 from .stabilize import stabilize
 
-TARGETS = ("numpy", "cupy")
 OPTIMIZE = ("simplify", "stabilize", None)
 
 
@@ -40,14 +39,12 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     symbols tensors ({"A": ("n", "m")}); sizes: representative sizes of named dimensions
     for the costs (a matrix chain's order depends on them).
     """
-    if target not in TARGETS:
-        raise EqsatError(f"unknown target {target!r}: use one of {list(TARGETS)}")
+    spec = target_named(target)
     if optimize not in OPTIMIZE:
         raise EqsatError(f"optimize is 'simplify', 'stabilize' or None, not {optimize!r}")
     if dtype not in (None, "float32", "float64"):
         raise EqsatError(f"dtype is 'float32', 'float64' or None, not {dtype!r}")
-    if target == "cupy" and dtype is None:
-        dtype = "float32"
+    dtype = dtype or spec.default_dtype
     check_python_names([], MODULE_NAMES, name)
     listed = list(exprs) if isinstance(exprs, (list, tuple)) else [exprs]
     given = [arguments.expression(e) for e in listed]
@@ -67,25 +64,15 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
     if optimize == "simplify":
-        overrides = COSTS if target == "numpy" else {}
         tensors = any(is_tensor(e) for e in parsed)
-        costs = TensorCost(overrides, sizes or {}) if tensors else CostModel(overrides)
+        costs = TensorCost(spec.costs, sizes or {}) if tensors else CostModel(spec.costs)
         program = _simplified(parsed, rules, Limits.of(limits), costs)
     elif optimize == "stabilize":
         program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
     else:
         program = parsed
-    if target == "cupy" and any(is_tensor(e) for e in program):
-        assert dtype is not None
-        cuda, launcher = print_tensor_program(program, names, name, dtype)
-        return Kernel(cuda, name, names, program, target, launcher)
-    if target == "cupy":
-        assert dtype is not None
-        cuda = print_cuda(program, names, name, dtype)
-        shown = ", ".join(str(p) for p in program)
-        launcher = print_launcher(cuda, len(program), names, name, dtype, shown)
-        return Kernel(cuda, name, names, program, target, launcher)
-    return Kernel(print_numpy(program, names, name, dtype), name, names, program, target)
+    source, module = spec.print(program, names, name, dtype)
+    return Kernel(source, name, names, program, spec.name, module)
 
 
 def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import EqsatError
 from ..expr import Expr
+from .targets import TARGETS
 
 _COUNTER = itertools.count()
 
@@ -29,7 +30,7 @@ class Kernel:
         self.outputs = list(outputs)
         self.target = target
         self._function: Callable[..., Any] | None = None
-        if target == "numpy":
+        if TARGETS[target].loads_at_once:
             self._function = self._load()
 
     def _load(self) -> Callable[..., Any]:
@@ -60,7 +61,8 @@ class Kernel:
         """Write the module to a file (it imports only numpy and math, or cupy and numpy);
         for the "cupy" target, a path ending in .cu gets the CUDA source instead."""
         target = Path(path)
-        text = self.source if target.suffix == ".cu" and self.target == "cupy" else self.module
+        cuda = TARGETS[self.target].language == "cuda"
+        text = self.source if target.suffix == ".cu" and cuda else self.module
         target.write_text(text, encoding="utf-8")
         return target
 
@@ -74,6 +76,6 @@ class Kernel:
         from pygments.formatters import HtmlFormatter
         from pygments.lexers import CudaLexer, PythonLexer
 
-        lexer = CudaLexer() if self.target == "cupy" else PythonLexer()
+        lexer = CudaLexer() if TARGETS[self.target].language == "cuda" else PythonLexer()
         body = highlight(self.source, lexer, HtmlFormatter(noclasses=True))
         return f"<p><code>{html.escape(repr(self))}</code></p>{body}"
