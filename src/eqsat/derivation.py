@@ -24,7 +24,7 @@ from .errors import EqsatError
 from .expr import Expr, make, number
 from .limits import MAX_FOLD_BITS, MAX_FOLD_EXPONENT, Snapshot
 from .rules.guards import GUARDS
-from .rules.model import Rule
+from .rules.model import Guard, Rule
 
 Node = tuple[str, tuple[int, ...], Fraction | str | None]
 Binding = dict[Expr, int]  # pattern variable -> e-class
@@ -168,21 +168,19 @@ class Deriver:
             if subject is None:
                 return False
             nodes = self.snapshot.classes[subject]
-            if guard.kind == "is const":
-                held = any(n[0] == "num" for n in nodes)
-            elif guard.kind in ("free of", "depends on"):
+
+            def free(guard: Guard = guard, subject: int = subject) -> bool | None:
+                """Whether the subject's class is free of the guard's argument."""
                 assert guard.argument is not None
                 variable = self._instance_class(guard.argument, binding)
                 names = [n[2] for n in self.snapshot.classes.get(variable or -1, [])
                          if n[0] == "sym"]
                 mask = self.snapshot.free_vars.get(subject)
                 bit = self.snapshot.var_bits.get(str(names[0])) if names else None
-                if mask is None or bit is None:
-                    return False
-                held = (mask & bit == 0) == (guard.kind == "free of")
-            else:
-                fact = GUARDS[guard.kind].fact
-                held = bool(fact) and fact in self.snapshot.facts.get(subject, set())
+                return None if mask is None or bit is None else mask & bit == 0
+
+            held = GUARDS[guard.kind].on_snapshot(nodes, self.snapshot.facts.get(subject, set()),
+                                                  free)
             if not held:
                 return False
         return True

@@ -16,20 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .expr import Expr, make, postorder
+from .rules.guards import GUARDS
 from .rules.model import Guard, Rule
 
 Binding = dict[Expr, Expr]
 Mentioned = Callable[[Expr], bool]
 
 # what a declared assumption proves, for each sign guard
-_PROVEN_BY = {"> 0": {"positive"}, ">= 0": {"positive", "nonnegative"},
-              "< 0": {"negative"}, "<= 0": {"negative"},
-              "!= 0": {"positive", "negative", "nonzero"}, "is integer": {"integer"}}
-_NUMBER_TESTS = {"> 0": lambda v: v > 0, ">= 0": lambda v: v >= 0, "< 0": lambda v: v < 0,
-                 "<= 0": lambda v: v <= 0, "!= 0": lambda v: v != 0,
-                 "== 0": lambda v: v == 0, "is integer": lambda v: v.denominator == 1}
-
-
 class _Undecided(Exception):
     """No rule could be applied here: the e-graph is asked instead."""
 
@@ -100,16 +93,10 @@ def _match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
 
 def _holds(guard: Guard, binding: Binding, mentioned: Mentioned) -> bool:
     """Whether the guard is true of the bound terms; _Undecided where that is not known."""
-    subject = guard.subject.subs(binding)
-    if guard.kind == "free of":
-        return not mentioned(subject)
-    if guard.kind == "depends on":
-        return mentioned(subject)
-    if subject.is_number and guard.kind in _NUMBER_TESTS:
-        return bool(_NUMBER_TESTS[guard.kind](subject.number))
-    if subject.is_symbol and _PROVEN_BY.get(guard.kind, set()) & subject.assumptions:
-        return True
-    raise _Undecided
+    found = GUARDS[guard.kind].on_term(guard.subject.subs(binding), mentioned)
+    if found is None:
+        raise _Undecided
+    return found
 
 
 def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> Expr:

@@ -12,7 +12,7 @@ import mpmath
 from ..expr import Expr, number, postorder
 from ..numeric import reference
 from .check_tensor import check_tensor_rule
-from .guards import GUARDS
+from .guards import DEPENDENCE_GUARDS, GUARDS
 from .model import Rule
 from .verdict import Verdict, smooth_function
 
@@ -96,7 +96,7 @@ def _instance(rule: Rule, rng: random.Random) -> Rule:
     mapping = {v: _constant(rng) if v in constant else smooth_function(rng, variable)
                for v in rule.variables() - differentiated}
     guards = tuple(replace(g, subject=g.subject.subs(mapping)) for g in rule.guards
-                   if g.kind not in ("free of", "depends on"))
+                   if g.kind not in DEPENDENCE_GUARDS)
     return replace(rule, lhs=rule.lhs.subs(mapping), rhs=rule.rhs.subs(mapping), guards=guards)
 
 

@@ -7,14 +7,13 @@ import random
 import zlib
 from collections.abc import Mapping
 
-import mpmath
 import numpy as np
 
 from ..errors import ShapeError
 from ..expr import Expr, number, postorder, shaped_symbol, symbol
 from ..numeric import evaluate
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
-from .guards import GUARDS, SHAPE_GUARDS
+from .guards import GUARDS
 from .model import Guard, Rule
 from .verdict import Verdict, smooth_function
 
@@ -131,28 +130,8 @@ def _array(rng: random.Random, shape: Shape) -> np.ndarray:
 
 
 def _guards_hold(guards: list[Guard], values: Mapping[str, np.ndarray]) -> bool:
-    for guard in guards:
-        subject = guard.subject
-        if guard.kind in SHAPE_GUARDS:
-            rank = SHAPE_GUARDS[guard.kind]
-            try:
-                held = len(shape_of(subject)) == rank if rank is not None else \
-                    guard.argument is not None and shape_of(subject) == shape_of(guard.argument)
-            except ShapeError:
-                return False
-        elif guard.kind in ("free of", "depends on"):
-            assert guard.argument is not None
-            free = guard.argument not in subject.free_symbols()
-            held = free if guard.kind == "free of" else not free
-        elif guard.kind == "is const":
-            held = subject.is_number
-        else:
-            found = _value(subject, values)
-            held = found is not None and all(GUARDS[guard.kind].holds(mpmath.mpf(float(v)))
-                                             for v in np.ravel(found))
-        if not held:
-            return False
-    return True
+    return all(GUARDS[g.kind].on_arrays(g.subject, g.argument, lambda e: _value(e, values))
+               for g in guards)
 
 
 def _value(expr: Expr, values: Mapping[str, np.ndarray]) -> np.ndarray | None:

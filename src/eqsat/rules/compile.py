@@ -10,7 +10,7 @@ from .. import egglog_terms as t
 from ..expr import Expr, postorder
 from ..shape import SHAPE_ARGUMENTS
 from ..shape_analysis import SHAPE_OF
-from .guards import GUARDS, SHAPE_GUARDS
+from .guards import DEPENDENCE_GUARDS, GUARDS, SHAPE_GUARDS
 from .model import Guard, Rule
 
 
@@ -28,27 +28,8 @@ def pattern(expr: Expr) -> t.Term:
 
 
 def _conditions(guard: Guard, index: int) -> list[t.Term]:
-    subject = pattern(guard.subject)
-    if guard.kind == "is const":
-        return [t.equal(subject, t.call("Num", t.var(f"gv_const{index}")))]
-    if guard.kind in ("free of", "depends on"):
-        assert guard.argument is not None
-        name, bit = t.var(f"gv_name{index}"), t.var(f"gv_bit{index}")
-        shared = t.call("&", t.call("FreeVars", subject), bit)
-        test = t.equal(shared, t.integer(0)) if guard.kind == "free of" else \
-            t.fact(t.call("!=", shared, t.integer(0)))
-        return [t.equal(pattern(guard.argument), t.call("Sym", name)),
-                t.equal(bit, t.call("VarBit", name)), test]
-    if guard.kind == "shaped like":
-        assert guard.argument is not None
-        return [t.equal(t.call(SHAPE_OF, subject), t.call(SHAPE_OF, pattern(guard.argument)))]
-    if guard.kind == "is scalar":
-        return [t.equal(t.call(SHAPE_OF, subject), t.integer(0))]
-    if guard.kind in ("is vector", "is matrix"):
-        shape = t.var(f"gv_shape{index}")
-        relation = "VectorShape" if guard.kind == "is vector" else "MatrixShape"
-        return [t.equal(shape, t.call(SHAPE_OF, subject)), t.fact(t.call(relation, shape))]
-    return [t.fact(t.call(GUARDS[guard.kind].fact, subject))]
+    argument = pattern(guard.argument) if guard.argument is not None else None
+    return GUARDS[guard.kind].conditions(pattern(guard.subject), argument, index)
 
 
 def dropped(rule: Rule) -> list[Expr]:
@@ -76,7 +57,7 @@ def shape_variables(expr: Expr) -> set[Expr]:
 
 
 def needs_free_vars(rules: list[Rule]) -> bool:
-    return any(g.kind in ("free of", "depends on") for rule in rules for g in rule.guards)
+    return any(g.kind in DEPENDENCE_GUARDS for rule in rules for g in rule.guards)
 
 
 def rewrite_command(rule: Rule, scalar: Sequence[Expr] = ()) -> object:

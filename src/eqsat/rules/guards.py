@@ -1,45 +1,214 @@
-"""The closed registry of guards a rule may carry, with their numeric meaning."""
+"""The closed registry of guards a rule may carry: each guard is one object that owns its
+e-graph condition, its numeric test, and its test on a snapshot, a term and sampled arrays."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import mpmath
+
+from ..errors import ShapeError
+from ..expr import Expr
+from ..shape import shape_of
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Term = Any  # an egglog term (see egglog_terms)
+Number = Any  # an mpmath.mpf (a sampled value) or a Fraction (a number of a term)
+Node = tuple[str, tuple[int, ...], object]  # an e-node of a snapshot
 
 
 @dataclass(frozen=True)
 class GuardKind:
-    """One guard: its spelling, the e-graph fact that proves it, and its numeric test."""
+    """One guard, `subject <spelling> [argument]`. The tests answer for a guard's subject
+    (and argument) as the rule at hand binds them; the defaults suit a guard that constrains
+    how a rule is instantiated rather than the values it is sampled at."""
 
     spelling: str
-    fact: str  # the analysis relation that proves it, or "" for the structural ones
-    holds: Callable[[mpmath.mpf], bool]
-    on_variables_only: bool = False
+    on_variables_only: bool = False  # its subject must be a pattern variable
+
+    @property
+    def fact(self) -> str:
+        """The sign analysis' relation that proves it ("" where none does)."""
+        return ""
+
+    def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
+        """The egglog facts that make a rule's match satisfy it."""
+        raise NotImplementedError
+
+    def holds(self, value: Number) -> bool:
+        """Whether a sampled value satisfies it (the soundness check's test)."""
+        return True
+
+    def on_snapshot(self, nodes: Sequence[Node], facts: set[str],
+                    free: Callable[[], bool | None]) -> bool:
+        """Whether an e-class (its e-nodes and proven facts) satisfies it; free() says
+        whether the class is free of the argument (None: not known)."""
+        return False
+
+    def on_term(self, subject: Expr, mentions: Callable[[Expr], bool]) -> bool | None:
+        """Whether a term satisfies it, where the term alone decides; None where the e-graph
+        must be asked. mentions(e): whether e mentions the symbol differentiated in."""
+        return None
+
+    def on_arrays(self, subject: Expr, argument: Expr | None,
+                  value: Callable[[Expr], np.ndarray | None]) -> bool:
+        """Whether sampled arrays satisfy it (the tensor soundness check's test)."""
+        found = value(subject)
+        return found is not None and all(self.holds(mpmath.mpf(float(v))) for v in found.flat)
 
 
-GUARDS: dict[str, GuardKind] = {
-    "> 0": GuardKind("> 0", "Pos", lambda v: v > 0),
-    ">= 0": GuardKind(">= 0", "NonNeg", lambda v: v >= 0),
-    "< 0": GuardKind("< 0", "Neg", lambda v: v < 0),
-    "<= 0": GuardKind("<= 0", "NonPos", lambda v: v <= 0),
-    "!= 0": GuardKind("!= 0", "NonZero", lambda v: v != 0),
-    "== 0": GuardKind("== 0", "Zero", lambda v: v == 0),
-    "is integer": GuardKind("is integer", "IsInt", lambda v: v == mpmath.floor(v)),
-    "is const": GuardKind("is const", "", lambda v: True, on_variables_only=True),
-    "free of": GuardKind("free of", "", lambda v: True, on_variables_only=True),
-    # every form of the subject mentions the symbol: structural diff rules use it, so that
-    # a constant e-class (which may hold terms built from itself) is left to d-const
-    "depends on": GuardKind("depends on", "", lambda v: True),
-    # shapes (tensor queries only): checked on the shapes of sampled arrays, not on values
-    "is scalar": GuardKind("is scalar", "", lambda v: True),
-    "is vector": GuardKind("is vector", "", lambda v: True),
-    "is matrix": GuardKind("is matrix", "", lambda v: True),
-    "shaped like": GuardKind("shaped like", "", lambda v: True),
-}
-SHAPE_GUARDS = {"is scalar": 0, "is vector": 1, "is matrix": 2, "shaped like": None}
+@dataclass(frozen=True)
+class SignGuard(GuardKind):
+    """`a > 0`, `a is integer`, ...: proven by a fact of the sign analysis."""
 
-SIGN_FACTS = tuple(kind.fact for kind in GUARDS.values() if kind.fact)
+    relation: str = ""
+    test: Callable[[Number], bool] = bool
+    proven_by: frozenset[str] = frozenset()  # symbol assumptions that prove it
+
+    @property
+    def fact(self) -> str:
+        return self.relation
+
+    def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
+        from .. import egglog_terms as t
+
+        return [t.fact(t.call(self.relation, subject))]
+
+    def holds(self, value: Number) -> bool:
+        return bool(self.test(value))
+
+    def on_snapshot(self, nodes: Sequence[Node], facts: set[str],
+                    free: Callable[[], bool | None]) -> bool:
+        return self.relation in facts
+
+    def on_term(self, subject: Expr, mentions: Callable[[Expr], bool]) -> bool | None:
+        if subject.is_number:
+            return self.holds(subject.number)
+        if subject.is_symbol and self.proven_by & subject.assumptions:
+            return True
+        return None
+
+
+@dataclass(frozen=True)
+class ConstGuard(GuardKind):
+    """`n is const`: the variable matches a number."""
+
+    def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
+        from .. import egglog_terms as t
+
+        return [t.equal(subject, t.call("Num", t.var(f"gv_const{index}")))]
+
+    def on_snapshot(self, nodes: Sequence[Node], facts: set[str],
+                    free: Callable[[], bool | None]) -> bool:
+        return any(node[0] == "num" for node in nodes)
+
+    def on_term(self, subject: Expr, mentions: Callable[[Expr], bool]) -> bool | None:
+        return True if subject.is_number else None
+
+    def on_arrays(self, subject: Expr, argument: Expr | None,
+                  value: Callable[[Expr], np.ndarray | None]) -> bool:
+        return subject.is_number
+
+
+@dataclass(frozen=True)
+class DependenceGuard(GuardKind):
+    """`a free of x` (free=True) and `a depends on x`: every form of the subject mentions
+    the symbol, or none does (the free-variable analysis proves it)."""
+
+    free: bool = True
+
+    def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
+        from .. import egglog_terms as t
+
+        assert argument is not None
+        name, bit = t.var(f"gv_name{index}"), t.var(f"gv_bit{index}")
+        shared = t.call("&", t.call("FreeVars", subject), bit)
+        test = t.equal(shared, t.integer(0)) if self.free else \
+            t.fact(t.call("!=", shared, t.integer(0)))
+        return [t.equal(argument, t.call("Sym", name)), t.equal(bit, t.call("VarBit", name)),
+                test]
+
+    def on_snapshot(self, nodes: Sequence[Node], facts: set[str],
+                    free: Callable[[], bool | None]) -> bool:
+        found = free()
+        return found is not None and found == self.free
+
+    def on_term(self, subject: Expr, mentions: Callable[[Expr], bool]) -> bool | None:
+        return mentions(subject) != self.free
+
+    def on_arrays(self, subject: Expr, argument: Expr | None,
+                  value: Callable[[Expr], np.ndarray | None]) -> bool:
+        assert argument is not None
+        return (argument not in subject.free_symbols()) == self.free
+
+
+@dataclass(frozen=True)
+class ShapeGuard(GuardKind):
+    """`a is scalar` / `is vector` / `is matrix` (rank 0, 1, 2) and `a shaped like b` (rank
+    None): tensor queries only, proven by the shape analysis; checked on the shapes of
+    sampled arrays, not on values."""
+
+    rank: int | None = None
+
+    def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
+        from .. import egglog_terms as t
+        from ..shape_analysis import SHAPE_OF
+
+        if self.rank is None:
+            assert argument is not None
+            return [t.equal(t.call(SHAPE_OF, subject), t.call(SHAPE_OF, argument))]
+        if self.rank == 0:
+            return [t.equal(t.call(SHAPE_OF, subject), t.integer(0))]
+        shape = t.var(f"gv_shape{index}")
+        relation = "VectorShape" if self.rank == 1 else "MatrixShape"
+        return [t.equal(shape, t.call(SHAPE_OF, subject)), t.fact(t.call(relation, shape))]
+
+    def on_arrays(self, subject: Expr, argument: Expr | None,
+                  value: Callable[[Expr], np.ndarray | None]) -> bool:
+        try:
+            if self.rank is not None:
+                return len(shape_of(subject)) == self.rank
+            return argument is not None and shape_of(subject) == shape_of(argument)
+        except ShapeError:
+            return False
+
+
+def _is_integer(value: Number) -> bool:
+    return bool(value.denominator == 1 if isinstance(value, Fraction) else
+                value == mpmath.floor(value))
+
+
+_POSITIVE, _NEGATIVE = frozenset({"positive"}), frozenset({"negative"})
+GUARDS: dict[str, GuardKind] = {guard.spelling: guard for guard in (
+    SignGuard("> 0", relation="Pos", test=lambda v: v > 0, proven_by=_POSITIVE),
+    SignGuard(">= 0", relation="NonNeg", test=lambda v: v >= 0,
+              proven_by=_POSITIVE | {"nonnegative"}),
+    SignGuard("< 0", relation="Neg", test=lambda v: v < 0, proven_by=_NEGATIVE),
+    SignGuard("<= 0", relation="NonPos", test=lambda v: v <= 0, proven_by=_NEGATIVE),
+    SignGuard("!= 0", relation="NonZero", test=lambda v: v != 0,
+              proven_by=_POSITIVE | _NEGATIVE | {"nonzero"}),
+    SignGuard("== 0", relation="Zero", test=lambda v: v == 0),
+    SignGuard("is integer", relation="IsInt", test=_is_integer,
+              proven_by=frozenset({"integer"})),
+    ConstGuard("is const", on_variables_only=True),
+    DependenceGuard("free of", on_variables_only=True, free=True),
+    # structural diff rules use it, so that a constant e-class (which may hold terms built
+    # from itself) is left to d-const
+    DependenceGuard("depends on", free=False),
+    ShapeGuard("is scalar", rank=0),
+    ShapeGuard("is vector", rank=1),
+    ShapeGuard("is matrix", rank=2),
+    ShapeGuard("shaped like", rank=None),
+)}
+SHAPE_GUARDS = frozenset(name for name, guard in GUARDS.items() if isinstance(guard, ShapeGuard))
+DEPENDENCE_GUARDS = frozenset(name for name, guard in GUARDS.items()
+                              if isinstance(guard, DependenceGuard))
+SIGN_FACTS = tuple(guard.fact for guard in GUARDS.values() if guard.fact)
 
 
 def describe() -> str:
