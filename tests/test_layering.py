@@ -16,14 +16,16 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports_at_module_level() -> dict[str, set[str]]:
-    """Each module, and the package modules its top-level `from . import` lines load."""
+def _imports_at_module_level(anywhere: bool = False) -> dict[str, set[str]]:
+    """Each module, and the package modules its top-level `from . import` lines load
+    (anywhere: its imports inside functions and under TYPE_CHECKING too)."""
     modules = {_module_name(path): path for path in SOURCE.rglob("*.py")}
     found: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         wanted: set[str] = set()
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree) if anywhere else tree.body:
             if not (isinstance(node, ast.ImportFrom) and node.level):
                 continue
             base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
@@ -81,3 +83,41 @@ def test_no_module_branches_on_a_target_name() -> None:
                     for side in (node.left, *node.comparators)):
                 found.append(f"{path.relative_to(SOURCE)}:{node.lineno}")
     assert not found, f"branches on a target name: {found}"
+
+
+# The layers, lowest first (docs/architecture.md draws them): a module imports from its own
+# layer and those below, never from one above.
+LAYERS: list[tuple[str, set[str]]] = [
+    ("foundation", {"errors", "limits", "report", "progress", "collector", "watchdog"}),
+    ("terms", {"ops", "expr", "shape", "parse", "printing", "display", "numeric",
+               "sympy_bridge", "arguments"}),
+    ("algebra", {"normal", "solving.poly", "solving.linear"}),
+    ("egglog terms", {"egglog_terms", "shape_analysis"}),
+    ("rules", {"rules", "rules.*", "derivative"}),
+    ("e-graph", {"analysis", "egraph"}),
+    ("extraction", {"extract", "extract.*"}),
+    ("solving", {"solving", "solving.*"}),
+    ("code generation", {"codegen", "codegen.*"}),
+    ("verbs", {"api", "derivation", "explain", "picture", "stabilize", "compiler"}),
+    ("front", {"cli", "demo", ""}),
+]
+
+
+def _layer_of(module: str) -> int:
+    name = module.removeprefix("eqsat").removeprefix(".")
+    named = [index for index, (_, members) in enumerate(LAYERS) if name in members]
+    package = [index for index, (_, members) in enumerate(LAYERS)
+               if f"{name.split('.')[0]}.*" in members]
+    found = named or package  # solving.poly is named in algebra: not solving's
+    assert found, f"{module} is in no layer: add it to LAYERS and docs/architecture.md"
+    return found[0]
+
+
+def test_lower_layers_never_import_higher_ones() -> None:
+    """Not even inside a function: a lazy import is still a dependence."""
+    graph = _imports_at_module_level(anywhere=True)
+    upward = [f"{module} ({LAYERS[_layer_of(module)][0]}) imports {imported} "
+              f"({LAYERS[_layer_of(imported)][0]})"
+              for module, imports in graph.items() for imported in imports
+              if _layer_of(imported) > _layer_of(module)]
+    assert not upward, "\n".join(upward)
