@@ -22,6 +22,7 @@ from .normal import is_rational_node, normalise
 from .ops import COMPARISONS
 from .parse import parse
 from .report import RunReport, StopReason
+from .rounds import Round, in_rounds
 from .rules import load_rules
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
@@ -164,6 +165,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     began = time.perf_counter()  # the time limit covers everything from here
     if cost not in ("tree", "dag"):
         raise EqsatError(f"unknown cost {cost!r}: use 'tree' or 'dag'")
+    rules = arguments.rule_files(rules)
     rulesets = arguments.strings(rulesets, "rulesets")
     rounds = arguments.count(rounds, "rounds")
     if DIFF_RULESET in rulesets:
@@ -177,9 +179,9 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     for found in start.free_symbols():
         check_same_symbol(held, found)
     model = TensorCost(sizes or {}) if is_tensor(start) else CostModel()
-    measure = model.tree_cost if cost == "tree" else model.dag_cost
+    query = _Query(rules, list(rulesets), cost, model, quick)
+    measure = query.measure
     expanded, total = expand_derivatives(start, rules)
-    best = expanded
     budget = Budget.start(limits, began)
     work = len(postorder(expanded)) * SECONDS_PER_NORMALISED_NODE
     if work > budget.seconds_left():  # its normal forms alone would pass
@@ -187,38 +189,58 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         before = measure(start)  # (a deep input's costs take a while: measured once)
         return Simplified(expanded, total, before,
                           before if expanded is start else measure(expanded))
-    reduce = "simplify" in rulesets
-    complete = False
-    if reduce:
+    best, complete = expanded, False
+    if query.reduce:
         normalised = normalise(expanded, measure)
         best, complete = normalised.forms[0], normalised.complete
-    for _ in range(rounds):
-        if not best.args:  # no term costs less than a number or a symbol: the rules need not run
-            total.stop_reason = StopReason.OPTIMAL
-            break
-        nodes = postorder(best)
-        if complete and not rules and all(map(is_rational_node, nodes)):
-            # a rational function of symbols: the least costly of its normal forms is the answer
-            total.stop_reason = StopReason.NORMAL_FORM
-            break
-        check_depth(best)  # what reaches egglog (said before the time it would take)
-        if len(nodes) * SECONDS_PER_INPUT_NODE > budget.seconds_left():
-            total.stop_reason = StopReason.TIME  # adding and extracting it alone would pass
-            break
-        found, report = _saturate_once(best, rules, rulesets, budget.left(), cost, model, quick)
-        total.absorb(report)
-        if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
-            break
-        if reduce:
-            normalised = normalise(found, measure)
-            found, complete = normalised.forms[0], normalised.complete
-        improved = measure(found) < measure(best)
-        if improved:
-            best = found
-        if not improved or report.stop_reason in (StopReason.SATURATED, StopReason.TIME):
-            break
+    best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     best = display_order(best)
     return Simplified(best, total, measure(start), measure(best))
+
+
+@dataclass(frozen=True)
+class _Query:
+    """What each round of a simplify runs: its rules, rulesets and cost model."""
+
+    rules: list[str | Path]
+    rulesets: list[str]
+    cost: str  # "tree" or "dag"
+    model: CostModel
+    quick: bool
+
+    @property
+    def reduce(self) -> bool:
+        """Whether normal forms take part (they are [simplify]'s)."""
+        return "simplify" in self.rulesets
+
+    def measure(self, expr: Expr) -> float:
+        return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
+
+    def round(self, state: tuple[Expr, bool], limits: Limits) -> Round[tuple[Expr, bool]]:
+        """One fresh e-graph from the best term so far (and whether its normal forms are
+        complete), unless the term is already the answer or would not fit in the time."""
+        best, complete = state
+        if not best.args:  # no term costs less than a number or a symbol: no rule need run
+            return Round(state, done=True, stop=StopReason.OPTIMAL)
+        nodes = postorder(best)
+        if complete and not self.rules and all(map(is_rational_node, nodes)):
+            # a rational function of symbols: the least costly of its normal forms is the answer
+            return Round(state, done=True, stop=StopReason.NORMAL_FORM)
+        check_depth(best)  # what reaches egglog (said before the time it would take)
+        if len(nodes) * SECONDS_PER_INPUT_NODE > limits.seconds:
+            # adding and extracting it alone would pass the limit
+            return Round(state, done=True, stop=StopReason.TIME)
+        found, report = _saturate_once(best, self.rules, self.rulesets, limits, self.cost,
+                                       self.model, self.quick)
+        if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
+            return Round(state, report, done=True)
+        if self.reduce:
+            normalised = normalise(found, self.measure)
+            found, complete = normalised.forms[0], normalised.complete
+        if self.measure(found) >= self.measure(best):  # no better: the next round would
+            return Round(state, report, done=True)     # start from the same term
+        ended = report.stop_reason in (StopReason.SATURATED, StopReason.TIME)
+        return Round((found, complete), report, done=ended)
 
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],

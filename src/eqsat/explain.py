@@ -19,7 +19,8 @@ from .expr import Expr
 from .extract import CostModel, TreeExtractor
 from .limits import Budget, Limits
 from .numeric import evaluate
-from .report import StopReason
+from .report import RunReport, StopReason
+from .rounds import Round, in_rounds
 from .shape import is_tensor
 
 SAMPLE_POINTS = 64
@@ -73,9 +74,10 @@ def explain(start: ExprInput, result: ExprInput | None = None, *,
     """A step-by-step derivation of result (by default: what simplify returns) from start.
 
     Each round saturates an e-graph holding both; if they share an e-class, a path of single
-    rewrites between them is searched for among the e-graph's terms (at most `seconds`);
-    otherwise the round derives the cheapest term it found and the next round goes on from
-    there, as simplify does. Every step is checked by evaluating both sides at sampled points.
+    rewrites between them is searched for among the e-graph's terms; otherwise the round
+    derives the cheapest term it found and the next round goes on from there, as simplify
+    does. The time limit covers the rounds' runs; the searches have `seconds` between them.
+    Every step is checked by evaluating both sides at sampled points.
     """
     limits = Limits.of(limits)
     rule_files = arguments.rule_files(rules)
@@ -84,30 +86,42 @@ def explain(start: ExprInput, result: ExprInput | None = None, *,
         raise EqsatError("explain derives scalar expressions; this one has tensors")
     goal = simplify(begin, rules=rule_files, rulesets=rulesets, limits=limits, assume=assume) \
         if result is None else to_expr(result, assume)
-    budget = Budget(limits, time.perf_counter() + seconds)  # the search has its own time
-    current, steps = begin, list[Step]()
-    for _ in range(rounds):
+    search_ends = time.perf_counter() + seconds  # the searches have their own time
+
+    def one_round(state: _Progress, limits: Limits) -> Round[_Progress]:
+        """A fresh e-graph holding the term reached so far and the goal."""
+        current, steps, _ = state
         try:
-            found, reached = _one_round(current, goal, rule_files, rulesets, budget)
+            found, reached = _one_round(current, goal, rule_files, rulesets, limits,
+                                        max(search_ends - time.perf_counter(), 0.0))
         except OutOfBudget as failure:
-            return _missing(begin, goal, f"no path of rewrites found ({failure})")
+            failed = _missing(begin, goal, f"no path of rewrites found ({failure})")
+            return Round((current, steps, failed), done=True)
         if found is None:
-            return _missing(begin, goal, "the rules do not show them equal within the limits")
-        steps += replay(current, found)
+            failed = _missing(begin, goal, "the rules do not show them equal within the limits")
+            return Round((current, steps, failed), done=True)
+        steps = steps + replay(current, found)
         if reached == goal:
-            return _checked(begin, goal, steps)
-        current = reached
-    return _missing(begin, goal, f"not reached in {rounds} rounds")
+            return Round((goal, steps, _checked(begin, goal, steps)), done=True)
+        return Round((reached, steps, None))
+
+    started: _Progress = (begin, [], None)
+    _, _, outcome = in_rounds(started, one_round, Budget.start(limits), rounds,
+                              RunReport(StopReason.ITERATIONS))
+    return outcome or _missing(begin, goal, f"not reached in {rounds} rounds")
+
+
+_Progress = tuple[Expr, list[Step], Derivation | None]  # reached, steps, outcome if ended
 
 
 def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Sequence[str],
-               budget: Budget) -> tuple[list[RawStep] | None, Expr]:
+               limits: Limits, seconds: float) -> tuple[list[RawStep] | None, Expr]:
     """Raw steps from current to goal, or to the cheapest term of current's e-class when
     goal is not in it; (None, current) when neither gets anywhere."""
     chosen = engine(rules)
     with chosen.session(rulesets=rulesets) as session:
         here, there = session.add(current), session.add(goal)
-        report = session.run(rulesets, budget.limits)
+        report = session.run(rulesets, limits)
         if report.stop_reason == StopReason.CONTRADICTION:
             return None, current
         snapshot = session.snapshot([here, there], facts=True)
@@ -115,7 +129,7 @@ def _one_round(current: Expr, goal: Expr, rules: list[str | Path], rulesets: Seq
     cheapest = TreeExtractor(snapshot, model, session.symbol)
     wanted = set(rulesets)
     active = [r for r in chosen.rules.rules if r.ruleset in wanted and not r.about_tensors]
-    deriver = Deriver(snapshot, active, cheapest.term, seconds=budget.seconds_left())
+    deriver = Deriver(snapshot, active, cheapest.term, seconds=seconds)
     if snapshot.roots[here] == snapshot.roots[there]:
         return deriver.derive(current, goal), goal
     best = cheapest.term(snapshot.roots[here])

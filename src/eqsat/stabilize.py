@@ -27,6 +27,7 @@ from .extract.accuracy import (
 from .extract.search import Candidate, better, most_accurate
 from .limits import Budget, Limits
 from .report import RunReport, StopReason
+from .rounds import Round, in_rounds
 from .shape import is_tensor
 
 RULESETS = ("simplify", "stability")
@@ -97,20 +98,20 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                      deadline=time.perf_counter() + limits.seconds / 2)
     model = CostModel()
     before = mean_bits(start, points_)
-    best = Candidate(start, before, model.tree_cost(start))
-    tried = 1
-    current = start
-    for _ in range(ROUNDS):
-        found, measured, report = _round(current, rules, budget.left(), points_, model)
-        total.absorb(report)
+    tried = 1  # candidates measured
+
+    def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
+        """A fresh e-graph from the most accurate form so far."""
+        nonlocal tried
+        found, measured, report = _round(best.expr, rules, limits, points_, model)
         tried += measured
-        improved = better(found, best, min(best.bits, before))
-        if improved:
-            best = found
+        if not better(found, best, min(best.bits, before)):
+            return Round(best, report, done=True)
         ended = (StopReason.SATURATED, StopReason.TIME, StopReason.CONTRADICTION)
-        if not improved or report.stop_reason in ended:
-            break
-        current = found.expr
+        return Round(found, report, done=report.stop_reason in ended)
+
+    best = in_rounds(Candidate(start, before, model.tree_cost(start)), one_round, budget,
+                     ROUNDS, total)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)

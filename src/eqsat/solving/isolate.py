@@ -11,6 +11,7 @@ from ..expr import Expr, make
 from ..extract import CostModel, TreeExtractor
 from ..limits import Budget, Limits, Snapshot
 from ..report import RunReport, StopReason
+from ..rounds import Round, in_rounds
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph import Engine, Session
@@ -39,19 +40,24 @@ def isolate(engine: Engine, lhs: Expr, rhs: Expr, unknown: Expr, limits: Limits,
     its first form), until `enough` accepts what was found, a round saturates, or the time
     limit (shared by all rounds) is spent.
     """
-    budget = Budget.start(limits)
-    equation = make("equation", lhs, rhs)
     total = RunReport(StopReason.ITERATIONS)
-    forms: dict[Expr, None] = {}
-    for _ in range(ROUNDS):
-        found = _saturate(engine, equation, unknown, budget.left(), enough)
-        total.absorb(found.report)
+    forms: dict[Expr, None] = {}  # every form reached, over all rounds
+
+    def one_round(state: tuple[Expr, Isolation], limits: Limits
+                  ) -> Round[tuple[Expr, Isolation]]:
+        """A fresh e-graph from the cheapest form the round before reached."""
+        equation, _ = state
+        found = _saturate(engine, equation, unknown, limits, enough)
         forms.update(dict.fromkeys(found.forms))
         merged = Isolation(found.solved, tuple(forms), total)
-        if enough(merged) or found.report.stop_reason != StopReason.NODES or not found.forms \
-                or found.forms[0] == equation:
-            return merged
-        equation = found.forms[0]
+        done = enough(merged) or found.report.stop_reason != StopReason.NODES or \
+            not found.forms or found.forms[0] == equation
+        return Round((found.forms[0] if found.forms else equation, merged), found.report,
+                     done=done)
+
+    equation = make("equation", lhs, rhs)
+    _, merged = in_rounds((equation, Isolation(None, (), total)), one_round,
+                          Budget.start(limits), ROUNDS, total)
     return merged
 
 
