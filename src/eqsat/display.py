@@ -8,11 +8,10 @@ from typing import ClassVar
 
 from .errors import ArgumentError
 from .expr import Expr
-from .ops import OPS, REDUCING, ROWS, OpKind
-from .printing import ATOM, ELLIPSIS, Shown, parenthesized, render
-from .shape import ALL_AXES, AXIS_OPS
+from .ops import OPS, REDUCING, ROWS
+from .printing import ATOM, ELLIPSIS, InfixPrinter, Shown
 
-_P_ADD, _P_MUL, _P_NEG, _P_POW = (OPS[n].precedence for n in ("add", "mul", "neg", "pow"))
+_P_MUL, _P_NEG, _P_POW = (OPS[n].precedence for n in ("mul", "neg", "pow"))
 _REDUCING_NAMES = {op: name for name, op in REDUCING.items()}
 _GREEK = frozenset((
     "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
@@ -22,66 +21,7 @@ _GREEK = frozenset((
 _SUBSCRIPTED = re.compile(r"([A-Za-z]+?)_?(\d+)\Z|([A-Za-z]+)_(\w+)\Z")
 
 
-class _Printer:
-    """Shared walk: each node becomes (text, precedence); `_print_<op>` methods handle
-    special cases and the class tables the rest."""
-
-    infix: ClassVar[dict[str, str]] = {}
-    functions: ClassVar[dict[str, str]] = {}
-    constants: ClassVar[dict[str, str]] = {}
-
-    def doprint(self, root: Expr) -> str:
-        return render(root, self._node)
-
-    def _node(self, node: Expr, args: list[Shown]) -> Shown:
-        if node.is_symbol:
-            return self._symbol(node.name), ATOM
-        if node.is_number:
-            return self._number(node.number)
-        special = getattr(self, f"_print_{node.op}", None)
-        if special is not None:
-            shown: Shown = special(node, args)
-            return shown
-        spec = OPS[node.op]
-        if spec.kind == OpKind.CONSTANT:
-            return self.constants.get(node.op, node.op), ATOM
-        if spec.kind in (OpKind.INFIX, OpKind.RELATION):
-            return self._infix(node, args, self.infix.get(node.op, f" {spec.symbol} "))
-        if node.op in AXIS_OPS:
-            return self._reduction(node, args)
-        return self._call(self.functions.get(node.op, node.op), [text for text, _ in args])
-
-    def _infix(self, node: Expr, args: list[Shown], separator: str) -> Shown:
-        precedence = OPS[node.op].precedence
-        (left, lp), (right, rp) = args
-        left = parenthesized(left, lp, precedence, False, node.op, self._paren)
-        right = parenthesized(right, rp, precedence, True, node.op, self._paren)
-        return left + separator + right, precedence
-
-    def _axis(self, node: Expr) -> str | None:
-        """The axis a reduction or softmax names, or None for every axis."""
-        axis = node.args[-1]
-        if axis.is_number and axis.number == ALL_AXES:
-            return None
-        return str(axis)
-
-    def _symbol(self, name: str) -> str:
-        return name
-
-    def _number(self, value: Fraction) -> Shown:
-        raise NotImplementedError
-
-    def _paren(self, text: str) -> str:
-        raise NotImplementedError
-
-    def _call(self, name: str, args: list[str]) -> Shown:
-        raise NotImplementedError
-
-    def _reduction(self, node: Expr, args: list[Shown]) -> Shown:
-        raise NotImplementedError
-
-
-class LatexPrinter(_Printer):
+class LatexPrinter(InfixPrinter):
     """LaTeX math (without the dollars), as SymPy's latex() writes it."""
 
     infix: ClassVar[dict[str, str]] = {
@@ -147,9 +87,7 @@ class LatexPrinter(_Printer):
         return f"{base}^{{{exponent}}}", _P_POW
 
     def _print_neg(self, node: Expr, args: list[Shown]) -> Shown:
-        (text, prec), = args
-        inner = self._paren(text) if prec < _P_NEG or text.startswith("-") else text
-        return f"-{inner}", _P_NEG
+        return self._prefix(node, args, "-")
 
     def _print_sqrt(self, node: Expr, args: list[Shown]) -> Shown:
         return f"\\sqrt{{{args[0][0]}}}", ATOM
@@ -184,7 +122,7 @@ def _operator_name(name: str) -> str:
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-class UnicodePrinter(_Printer):
+class UnicodePrinter(InfixPrinter):
     """One readable line: x·y, x², √x, π, ≤ (for reading; str() is the text to parse)."""
 
     infix: ClassVar[dict[str, str]] = {
@@ -220,9 +158,7 @@ class UnicodePrinter(_Printer):
         return self._infix(node, args, "^")
 
     def _print_neg(self, node: Expr, args: list[Shown]) -> Shown:
-        (text, prec), = args
-        inner = self._paren(text) if prec < _P_NEG or text.startswith("-") else text
-        return f"-{inner}", _P_NEG
+        return self._prefix(node, args, "-")
 
     def _print_sqrt(self, node: Expr, args: list[Shown]) -> Shown:
         text, prec = args[0]

@@ -1,10 +1,10 @@
-"""Text printing: the infix form that eqsat.parse reads back to the same Expr."""
+"""Printing: the printer base, and the text form that eqsat.parse reads back to the same Expr."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .collector import collector_paused
 from .expr import Expr, postorder
@@ -68,6 +68,7 @@ class Rope:
 
 Text = str | Rope
 T = TypeVar("T", bound=Text)
+R = TypeVar("R")  # what a printer makes of a node
 
 
 def _round(text: str) -> str:
@@ -148,7 +149,7 @@ def render(root: Expr, node_text: Callable[[Expr, list[tuple[T, int]]], tuple[T,
 def to_text(root: Expr, budget: int = MAX_PRINTED_NODES) -> str:
     """Parseable text for an expression, with the fewest parentheses that keep its shape
     (an expression of more than `budget` nodes is shown in part: see shown_part)."""
-    return render(root, _node_text, budget)
+    return TextPrinter().doprint(root, budget)
 
 
 def abbreviated(*exprs: Expr, width: int = 60) -> str:
@@ -159,41 +160,135 @@ def abbreviated(*exprs: Expr, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _node_text(node: Expr, args: list[tuple[Text, int]]) -> tuple[Text, int]:
-    """A node's text from its arguments' (Ropes: nesting copies nothing)."""
-    if node.op == "sym":
-        return node.name, ATOM
-    if node.op == "num":
-        return _number_text(node.number)
-    spec = OPS[node.op]
-    if spec.kind == OpKind.CONSTANT:
-        return spec.name, ATOM
-    if spec.kind == OpKind.PREFIX:
-        (text, prec), = args
-        inner = Rope("(", text, ")") if prec < spec.precedence or text.startswith("-") \
-            else text
-        return Rope(spec.symbol, inner), spec.precedence
-    if spec.kind in (OpKind.INFIX, OpKind.RELATION):
+class Printer(Generic[R]):
+    """The one printer base: a node's printed form from its arguments', by the printer's
+    `_print_<op>` method where it has one (the special cases), else by `default` (tables and
+    the op table). Subclasses: the infix printers below (text, LaTeX, Unicode), and the code
+    printers of each target (NumPy calls, CUDA C expressions)."""
+
+    _specials: ClassVar[frozenset[str]] = frozenset()  # the ops with a _print_<op> method
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls._specials = frozenset(name.removeprefix("_print_") for name in dir(cls)
+                                  if name.startswith("_print_"))
+
+    def node(self, node: Expr, args: list[R]) -> R:
+        if node.op in self._specials:
+            special: Callable[[Expr, list[R]], R] = getattr(self, f"_print_{node.op}")
+            return special(node, args)
+        return self.default(node, args)
+
+    def default(self, node: Expr, args: list[R]) -> R:
+        raise NotImplementedError
+
+
+class InfixPrinter(Printer[tuple[Any, int]]):
+    """Terms written for reading, each node as (text, precedence of its outermost operator),
+    bottom-up over distinct subterms (see render). Tables: infix separators, function and
+    constant names; hooks: how symbols, numbers, parentheses, calls and reductions look."""
+
+    infix: ClassVar[dict[str, str]] = {}
+    functions: ClassVar[dict[str, str]] = {}
+    constants: ClassVar[dict[str, str]] = {}
+
+    def doprint(self, root: Expr, budget: int = MAX_PRINTED_NODES) -> str:
+        return render(root, self.node, budget)
+
+    def node(self, node: Expr, args: list[tuple[Any, int]]) -> tuple[Any, int]:
+        if node.is_symbol:
+            return self._symbol(node.name), ATOM
+        if node.is_number:
+            return self._number(node.number)
+        return super().node(node, args)
+
+    def default(self, node: Expr, args: list[tuple[Any, int]]) -> tuple[Any, int]:
+        spec = OPS[node.op]
+        if spec.kind == OpKind.CONSTANT:
+            return self.constants.get(node.op, node.op), ATOM
+        if spec.kind in (OpKind.INFIX, OpKind.RELATION):
+            return self._infix(node, args, self.infix.get(node.op, f" {spec.symbol} "))
+        if node.op in AXIS_OPS:
+            return self._reduction(node, args)
+        return self._call(self.functions.get(node.op, node.op), [text for text, _ in args])
+
+    def _infix(self, node: Expr, args: list[tuple[Any, int]], separator: str
+               ) -> tuple[Any, int]:
+        precedence = OPS[node.op].precedence
         (left, lp), (right, rp) = args
-        if needs_parentheses(left, lp, spec.precedence, False, node.op):
-            left = Rope("(", left, ")")
-        if needs_parentheses(right, rp, spec.precedence, True, node.op):
-            right = Rope("(", right, ")")
-        spaced = spec.precedence <= OPS["add"].precedence
-        sep = f" {spec.symbol} " if spaced else spec.symbol
-        return Rope(left, sep, right), spec.precedence
-    if node.op == "transpose":
+        left = parenthesized(left, lp, precedence, False, node.op, self._paren)
+        right = parenthesized(right, rp, precedence, True, node.op, self._paren)
+        return self._join(left, separator, right), precedence
+
+    def _prefix(self, node: Expr, args: list[tuple[Any, int]], symbol: str
+                ) -> tuple[Any, int]:
+        """-a: its operand in parentheses if it binds looser or starts with a minus."""
         (text, prec), = args
-        bare = prec == ATOM and not node.args[0].is_number
-        return Rope(text if bare else Rope("(", text, ")"), ".T"), ATOM
-    shown = [text for text, _ in args]
-    if node.op in AXIS_OPS:
+        precedence = OPS[node.op].precedence
+        inner = self._paren(text) if prec < precedence or text.startswith("-") else text
+        return self._join(symbol, inner), precedence
+
+    def _axis(self, node: Expr) -> Any | None:
+        """The axis a reduction or softmax names, or None for every axis."""
         axis = node.args[-1]
-        shown = shown[:-1]
-        if not (axis.is_number and axis.number == ALL_AXES):
+        if axis.is_number and axis.number == ALL_AXES:
+            return None
+        return str(axis)
+
+    def _symbol(self, name: str) -> Any:
+        return name
+
+    def _join(self, *pieces: Any) -> Any:
+        """Pieces of text as one."""
+        return "".join(pieces)
+
+    def _number(self, value: Fraction) -> tuple[Any, int]:
+        raise NotImplementedError
+
+    def _paren(self, text: Any) -> Any:
+        raise NotImplementedError
+
+    def _call(self, name: str, args: list[Any]) -> tuple[Any, int]:
+        raise NotImplementedError
+
+    def _reduction(self, node: Expr, args: list[tuple[Any, int]]) -> tuple[Any, int]:
+        raise NotImplementedError
+
+
+class TextPrinter(InfixPrinter):
+    """The text eqsat.parse reads back to the same Expr, with the fewest parentheses that
+    keep its shape; in Ropes, so that a term nested 100,000 deep prints in linear time."""
+
+    # `a + b`, `a < b`, `x = 1` spaced; `a*b`, `a/b`, `a^b`, `A@B` not
+    infix: ClassVar[dict[str, str]] = {
+        op.name: f" {op.symbol} " if op.precedence <= OPS["add"].precedence else op.symbol
+        for op in OPS.values() if op.kind in (OpKind.INFIX, OpKind.RELATION)}
+
+    def _number(self, value: Fraction) -> tuple[Any, int]:
+        return _number_text(value)
+
+    def _paren(self, text: Any) -> Any:
+        return Rope("(", text, ")")
+
+    def _join(self, *pieces: Any) -> Any:
+        return Rope(*pieces)
+
+    def _call(self, name: str, args: list[Any]) -> tuple[Any, int]:
+        listed: list[Text] = []
+        for index, text in enumerate(args):
+            listed += [", ", text] if index else [text]
+        return Rope(name, "(", *listed, ")"), ATOM
+
+    def _reduction(self, node: Expr, args: list[tuple[Any, int]]) -> tuple[Any, int]:
+        shown = [text for text, _ in args[:-1]]
+        if self._axis(node) is not None:
             shown.append(Rope("axis=", args[-1][0]))
-    name = _REDUCING_NAMES.get(node.op, node.op) if node.op in AXIS_OPS else spec.name
-    listed: list[Text] = []
-    for index, text in enumerate(shown):
-        listed += [", ", text] if index else [text]
-    return Rope(name, "(", *listed, ")"), ATOM
+        return self._call(_REDUCING_NAMES.get(node.op, node.op), shown)
+
+    def _print_neg(self, node: Expr, args: list[tuple[Any, int]]) -> tuple[Any, int]:
+        return self._prefix(node, args, OPS["neg"].symbol)
+
+    def _print_transpose(self, node: Expr, args: list[tuple[Any, int]]) -> tuple[Any, int]:
+        text, prec = args[0]
+        bare = prec == ATOM and not node.args[0].is_number
+        return Rope(text if bare else self._paren(text), ".T"), ATOM

@@ -11,7 +11,7 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder
 from ..ops import COMPARISONS, OPS
-from ..printing import abbreviated
+from ..printing import Printer, abbreviated
 from .numpy import MODULE_NAMES, check_python_names
 
 C_TYPES = {"float32": "float", "float64": "double"}
@@ -108,7 +108,7 @@ def header(outputs: Sequence[Expr], dtype: str, helpers: set[str]) -> list[str]:
 def device_body(outputs: Sequence[Expr], args: Sequence[str], name: str,
                 dtype: str) -> tuple[list[str], set[str]]:
     """`name_body`: the per-element __device__ function, and the helpers it calls."""
-    suffix = "f" if dtype == "float32" else ""
+    printer = CudaPrinter(dtype)
     order: list[Expr] = []
     for output in outputs:
         order += [n for n in postorder(output) if n not in order]
@@ -122,7 +122,7 @@ def device_body(outputs: Sequence[Expr], args: Sequence[str], name: str,
             names[node] = _literal(float(numeric.evaluate(node, {})), dtype)
         else:
             names[node] = f"_t{len(body)}"
-            text = _expression(node, [names[a] for a in node.args], dtype, suffix)
+            text = printer.node(node, [names[a] for a in node.args])
             if node.op in _HELPERS:
                 helpers.add(node.op)
             body.append(f"    const T {names[node]} = {text};  /* {abbreviated(node)} */")
@@ -191,22 +191,34 @@ def reduction_kernel(args: Sequence[str], how: str, name: str, block: int) -> li
             "}", "#endif", ""]
 
 
-def _expression(node: Expr, args: list[str], dtype: str, suffix: str) -> str:
-    op = node.op
-    if op in _INFIX:
-        return f"{args[0]} {_INFIX[op]} {args[1]}"
-    if op == "neg":
+class CudaPrinter(Printer[str]):
+    """The C expression computing a node from its arguments' names, in T (float or
+    double): operators inline, functions by the op table's C names for that type."""
+
+    def __init__(self, dtype: str) -> None:
+        self.dtype = dtype
+
+    def default(self, node: Expr, args: list[str]) -> str:
+        op = node.op
+        if op in _INFIX:
+            return f"{args[0]} {_INFIX[op]} {args[1]}"
+        if op in COMPARISONS:
+            return f"(T)({args[0]} {_COMPARE[op]} {args[1]})"
+        function = OPS[op].cuda[0 if self.dtype == "float32" else 1]
+        if not function:
+            raise EqsatError(f"no CUDA function for {op}")
+        return f"{function}({', '.join(args)})"
+
+    def _print_neg(self, node: Expr, args: list[str]) -> str:
         return f"-{args[0]}"
-    if op in COMPARISONS:
-        return f"(T)({args[0]} {_COMPARE[op]} {args[1]})"
-    if op == "where":
+
+    def _print_where(self, node: Expr, args: list[str]) -> str:
         return f"{args[0]} != 0 ? {args[1]} : {args[2]}"
-    if op == "pow" and node.args[1].is_number and node.args[1].number == 2:
-        return f"{args[0]} * {args[0]}"
-    function = OPS[op].cuda[0 if dtype == "float32" else 1]
-    if not function:
-        raise EqsatError(f"no CUDA function for {op}")
-    return f"{function}({', '.join(args)})"
+
+    def _print_pow(self, node: Expr, args: list[str]) -> str:
+        if node.args[1].is_number and node.args[1].number == 2:
+            return f"{args[0]} * {args[0]}"
+        return self.default(node, args)
 
 
 # the launchers' argument check: a float array of another dtype is an error, not a copy

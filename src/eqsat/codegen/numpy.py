@@ -11,7 +11,7 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder, symbol_names
 from ..ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
-from ..printing import abbreviated
+from ..printing import Printer, abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of
 
 # ops whose NumPy function is a ufunc that can write into a given buffer with out=
@@ -109,7 +109,7 @@ def print_numpy(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
             continue
         target, reused = buffers.take(inputs[node])
         names[node] = target
-        call = _call(node, arguments)
+        call = _PRINTER.node(node, arguments)
         if node.op in _UFUNC_OUT:
             if not reused:
                 shape = _shape_of(inputs[node], shapes)
@@ -237,7 +237,7 @@ def _tensor_call(node: Expr, arguments: list[str], dims: dict[str, str]) -> str:
         return f"{OPS[node.op].numpy}({arguments[0]}, axis={_axis_text(node)})"
     if node.op in TENSOR_OPS:
         return f"{OPS[node.op].numpy}({', '.join(arguments)})"
-    return _call(node, arguments)
+    return _PRINTER.node(node, arguments)
 
 
 def _axis_text(node: Expr) -> str:
@@ -261,22 +261,20 @@ def _constant(node: Expr) -> str:
     return literal(value)
 
 
-def _print_pow(node: Expr, arguments: list[str]) -> str:
-    if node.args[1].is_number and node.args[1].number == 2:
-        return f"np.square({arguments[0]})"
-    return f"np.power({arguments[0]}, {arguments[1]})"
+class NumpyPrinter(Printer[str]):
+    """The NumPy call computing a node from its arguments' names: the op table's function
+    (np.<ufunc> or a helper of eqsat.numeric), but for the special cases below."""
+
+    def default(self, node: Expr, args: list[str]) -> str:
+        return f"{OPS[node.op].numpy}({', '.join(args)})"
+
+    def _print_pow(self, node: Expr, args: list[str]) -> str:
+        if node.args[1].is_number and node.args[1].number == 2:
+            return f"np.square({args[0]})"
+        return f"np.power({args[0]}, {args[1]})"
+
+    def _print_where(self, node: Expr, args: list[str]) -> str:
+        return f"np.where({args[0]} != 0, {args[1]}, {args[2]})"
 
 
-def _print_where(node: Expr, arguments: list[str]) -> str:
-    return f"np.where({arguments[0]} != 0, {arguments[1]}, {arguments[2]})"
-
-
-# the ops whose line the table's `numpy` entry does not give: function(arguments)
-_PRINTERS = {"pow": _print_pow, "where": _print_where}
-
-
-def _call(node: Expr, arguments: list[str]) -> str:
-    printer = _PRINTERS.get(node.op)
-    if printer is not None:
-        return printer(node, arguments)
-    return f"{OPS[node.op].numpy}({', '.join(arguments)})"
+_PRINTER = NumpyPrinter()
