@@ -54,8 +54,10 @@ class Kernel:
             self._function = self._load()
         return self._function
 
-    def __call__(self, *values: Any) -> Any:
-        return self.function(*values)
+    def __call__(self, *values: Any, **options: Any) -> Any:
+        """The outputs for these arguments (an elementwise NumPy kernel also takes out=: the
+        array, or tuple of arrays, its outputs are written into)."""
+        return self.function(*values, **options)
 
     def save(self, path: str | Path) -> Path:
         """Write the module to a file (it imports only numpy and math, or cupy and numpy);
