@@ -387,9 +387,19 @@ class NumpyPrinter(Printer[str]):
         return f"{OPS[node.op].numpy}({', '.join(args)})"
 
     def _print_pow(self, node: Expr, args: list[str]) -> str:
-        if node.args[1].is_number and node.args[1].number == 2:
-            return f"np.square({args[0]})"
-        return f"np.power({args[0]}, {args[1]})"
+        """Small integer powers by multiplying (np.power runs the general pow, some 20 adds'
+        time, for x^3); others by np.power."""
+        exponent = node.args[1].number if node.args[1].is_number else None
+        base = args[0]
+        if exponent == 2:
+            return f"np.square({base})"
+        if exponent == 3:
+            return f"np.multiply(np.square({base}), {base})"
+        if exponent == 4:
+            return f"np.square(np.square({base}))"
+        if exponent == -1:
+            return f"np.reciprocal({base})"
+        return f"np.power({base}, {args[1]})"
 
     def _print_where(self, node: Expr, args: list[str]) -> str:
         return f"np.where({args[0]} != 0, {args[1]}, {args[2]})"
