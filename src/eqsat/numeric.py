@@ -15,9 +15,6 @@ from .expr import Expr, postorder
 from .ops import COMPARISONS, OPS, TENSOR_OPS, OpKind
 from .shape import ALL_AXES, AXISWISE, REDUCTIONS
 
-_erf = np.frompyfunc(math.erf, 1, 1)
-_erfc = np.frompyfunc(math.erfc, 1, 1)
-
 
 def rounded(value: Fraction) -> float:
     """The nearest float to an exact constant; past float's range an infinity, as a float
@@ -30,12 +27,14 @@ def rounded(value: Fraction) -> float:
 
 def erf(x: Any) -> Any:
     """Error function, elementwise."""
-    return np.asarray(_erf(x), dtype=np.result_type(x, np.float32))
+    elementwise = np.frompyfunc(math.erf, 1, 1)  # made here: a module-level one would not
+    return np.asarray(elementwise(x), dtype=np.result_type(x, np.float32))  # pickle (Dask)
 
 
 def erfc(x: Any) -> Any:
     """Complementary error function, elementwise."""
-    return np.asarray(_erfc(x), dtype=np.result_type(x, np.float32))
+    elementwise = np.frompyfunc(math.erfc, 1, 1)
+    return np.asarray(elementwise(x), dtype=np.result_type(x, np.float32))
 
 
 def sigmoid(x: Any) -> Any:

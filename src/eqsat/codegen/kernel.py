@@ -42,8 +42,8 @@ class Kernel:
         try:
             exec(compile(self.module, filename, "exec"), namespace)
         except ImportError as error:
-            raise EqsatError(f"the {self.target} target needs {error.name}: install it (for "
-                             "CUDA: pip install 'eqsat[gpu]', and an NVIDIA GPU)") from None
+            raise EqsatError(f"the {self.target} target needs {error.name}: "
+                             f"{TARGETS[self.target].install}") from None
         function: Callable[..., Any] = namespace[self.name]
         return function
 

@@ -11,6 +11,7 @@ from ..expr import Expr
 from ..shape import is_tensor
 from .cuda import print_cuda, print_launcher
 from .cuda_tensor import print_tensor_program
+from .dask import print_dask
 from .numpy import COSTS, print_numpy
 
 # (program, argument names, kernel name, float type) -> (its source, the Python module that
@@ -28,11 +29,18 @@ class Target:
     default_dtype: str | None  # None: float inputs keep their type
     language: str  # of its source: "python" (the module itself) or "cuda"
     loads_at_once: bool  # its module is loaded when the kernel is made (else on first call)
+    install: str = ""  # what to install where its module's imports are missing
 
 
 def _numpy(program: Sequence[Expr], args: Sequence[str], name: str,
            dtype: str | None) -> tuple[str, str]:
     source = print_numpy(program, args, name, dtype)
+    return source, source
+
+
+def _dask(program: Sequence[Expr], args: Sequence[str], name: str,
+          dtype: str | None) -> tuple[str, str]:
+    source = print_dask(program, args, name, dtype)
     return source, source
 
 
@@ -50,7 +58,11 @@ TARGETS: dict[str, Target] = {
     "numpy": Target("numpy", _numpy, COSTS, None, "python", loads_at_once=True),
     # a fused CUDA kernel launched through cupy.RawKernel; CuPy loads on the first call, so
     # a kernel can be made (and saved) on a machine without a GPU
-    "cupy": Target("cupy", _cupy, {}, "float32", "cuda", loads_at_once=False),
+    "cupy": Target("cupy", _cupy, {}, "float32", "cuda", loads_at_once=False,
+                   install="pip install 'eqsat[gpu]', and an NVIDIA GPU"),
+    # chunked arrays, on this machine or a dask.distributed cluster
+    "dask": Target("dask", _dask, COSTS, None, "python", loads_at_once=True,
+                   install="pip install 'eqsat[dask]'"),
 }
 
 

@@ -18,6 +18,7 @@ import numpy as np
 # arrays; tiles of 8K 55.6 ms, 32K 32.6, 64K 29.6, 128K 31.8, 512K 31.8)
 _TILE = 65536
 _TILED_FROM = 1 << 18  # outputs smaller than this run whole: threads would cost more
+_THREADS = 0  # threads a call runs in: 0 for one per core (1 in Dask's chunks: Dask spreads)
 
 
 def _blocks(shape: tuple[int, ...], tile: int) -> list[tuple[Any, ...]]:
@@ -83,7 +84,7 @@ def _tiles(tile: Callable[..., None], inputs: Sequence[Any], written: Sequence[A
     """The tile function over blocks of the outputs, the blocks dealt out to threads, each
     thread with temporaries of one tile (a temporary of numbers alone stays a number)."""
     blocks = _blocks(shape, _TILE)
-    workers = min(os.cpu_count() or 1, len(blocks))
+    workers = min(_THREADS or os.cpu_count() or 1, len(blocks))
     kinds = [_shape_and_type(inputs, members) for members in temporaries]
     capacity = written[0][blocks[0]].size  # the first block is a largest one
 
@@ -106,5 +107,5 @@ def _tiles(tile: Callable[..., None], inputs: Sequence[Any], written: Sequence[A
 
 
 # what a generated module copies: the values its functions read, and the functions
-CONSTANTS = {"_TILE": _TILE, "_TILED_FROM": _TILED_FROM}
+CONSTANTS = {"_TILE": _TILE, "_TILED_FROM": _TILED_FROM, "_THREADS": _THREADS}
 RUNTIME = (_blocks, _shape_and_type, _outputs, _run, _tiles)
