@@ -24,8 +24,10 @@ from .extract.accuracy import (
     mean_bits,
     sample,
 )
+from .extract.regimes import GAIN_PER_BRANCH, best_regimes
 from .extract.search import Candidate, better, most_accurate
 from .limits import Budget, Limits
+from .normal import normalise
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .shape import is_tensor
@@ -99,12 +101,14 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     model = CostModel()
     before = mean_bits(start, points_)
     tried = 1  # candidates measured
+    forms: dict[Expr, float] = {start: before}  # every form measured, and its mean bits
 
     def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
         """A fresh e-graph from the most accurate form so far."""
         nonlocal tried
         found, measured, report = _round(best.expr, rules, limits, points_, model)
-        tried += measured
+        tried += len(measured)
+        forms.update((c.expr, c.bits) for c in measured)
         if not better(found, best, min(best.bits, before)):
             return Round(best, report, done=True)
         ended = (StopReason.SATURATED, StopReason.TIME, StopReason.CONTRADICTION)
@@ -112,13 +116,24 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
 
     best = in_rounds(Candidate(start, before, model.tree_cost(start)), one_round, budget,
                      ROUNDS, total)
+    # the normal forms of its rational parts, where the rules did not reach them: measured,
+    # and the rounds again from the best of them if it beats what they found
+    normal = [Candidate(f, mean_bits(f, points_), model.tree_cost(f))
+              for f in normalise(start, model.tree_cost).forms if f not in forms]
+    tried += len(normal)
+    forms.update((c.expr, c.bits) for c in normal)
+    for candidate in sorted(normal, key=lambda c: (c.bits, c.cost))[:1]:
+        if better(candidate, best, min(best.bits, before)):
+            again = in_rounds(candidate, one_round, budget, ROUNDS, total)
+            best = again if better(again, candidate, min(candidate.bits, before)) else candidate
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
+    best = _with_regimes(best, forms, start, domain, points_, seed, budget)
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
 
 
 def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
-           model: CostModel) -> tuple[Candidate, int, RunReport]:
+           model: CostModel) -> tuple[Candidate, list[Candidate], RunReport]:
     """One fresh e-graph from expr: saturate, then the accuracy-guided search."""
     entered = time.perf_counter()
     with engine(rules).session(rulesets=RULESETS) as session:
@@ -127,7 +142,7 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
         snapshot = session.snapshot([handle])
         extractor = TreeExtractor(snapshot, model, session.symbol)
     if report.stop_reason == StopReason.CONTRADICTION:
-        return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), 0, report
+        return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), [], report
     left = max(limits.seconds - (time.perf_counter() - entered), 0.0)  # for the search
     found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
                                     seconds=left)
@@ -135,7 +150,28 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
     shown_bits = mean_bits(shown, points)
     if shown_bits <= found.bits:
         found = Candidate(shown, shown_bits, model.tree_cost(shown))
-    return found, len(measured), report
+    return found, measured, report
+
+
+def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
+                  points: Sample, seed: int, budget: Budget) -> Candidate:
+    """Branches where different forms win on different ranges of one variable (see
+    regimes.py), if they beat the best single form on the sample they were chosen on and
+    again on a fresh one (a split that only fits the sample is not kept)."""
+    ranked = sorted(forms, key=forms.__getitem__)
+    regimes = best_regimes([best.expr, *ranked], points)
+    if regimes is None or budget.seconds_left() <= 0:
+        return best
+    branched = regimes.expr()
+    try:
+        fresh = sample(start, domain, points.size, points.dtype, seed + 1,
+                       deadline=time.perf_counter() + budget.seconds_left() / 2)
+    except EqsatError:
+        return best
+    saving = GAIN_PER_BRANCH / 2 * (len(regimes.forms) - 1)
+    if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving:
+        return best
+    return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
 
 
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
