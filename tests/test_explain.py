@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import eqsat
-from eqsat.api import engine
 from eqsat.cli import main
 from eqsat.derivation import FOLD, replace_at, subterm
+from eqsat.engines import engine
 from eqsat.expr import Expr, make, number
 from eqsat.normal import NUMBER_FOLDS
 from eqsat.numeric import evaluate

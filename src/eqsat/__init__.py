@@ -12,16 +12,15 @@ from .api import (
     check_rules,
     diff,
     diff_report,
-    engine,
     evaluate,
     grad,
     prove_equal,
     simplify,
     simplify_report,
     solve,
-    to_expr,
 )
 from .display import latex, pretty
+from .engines import engine
 from .errors import (
     ArgumentError,
     EqsatError,
@@ -33,6 +32,7 @@ from .errors import (
     SolveError,
 )
 from .expr import Expr, call, symbol, symbols
+from .inputs import to_expr
 from .limits import Limits
 from .ops import OPS, OpKind, lookup
 from .parse import parse

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,27 +11,25 @@ from typing import TYPE_CHECKING, Any, overload
 
 from . import arguments
 from .derivative import derivative
+from .engines import engine
 from .errors import EqsatError, ShapeError
 from .expr import Expr, check_depth, check_same_symbol, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
+from .inputs import ExprInput, Shapes, Variable, to_expr
 from .limits import Budget, Limits
 from .normal import is_rational_node, normalise
 from .ops import COMPARISONS
-from .parse import parse
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .rules import load_rules
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
-from .shape import ALL_AXES, is_tensor, shape_of, show, tensor
+from .shape import ALL_AXES, is_tensor, shape_of, show
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when used
     from .egraph import Engine, Session
     from .rules.verdict import Verdict
     from .solving import Solution
-
-ExprInput = Expr | str
-
 
 @dataclass(frozen=True)
 class Simplified:
@@ -45,91 +41,12 @@ class Simplified:
     cost_after: float
 
 
-ENGINES_PER_THREAD = 8
 # what one distinct node costs a simplify, measured on a 2-core machine: its normal forms
 # (4-7 us on sums and chains of 60,000-100,000 nodes), and a round of rules outside their run
 # (adding it, extracting, the normal forms of the result, ordering for display, printing:
 # 45 us a node on a sum of 15,000 symbols)
 SECONDS_PER_NORMALISED_NODE = 1e-5
 SECONDS_PER_INPUT_NODE = 5e-5
-_per_thread = threading.local()  # egglog's e-graphs are bound to the thread that made them
-
-
-def _engine(rule_files: tuple[tuple[str, float], ...], trust: bool) -> Engine:
-    """This thread's engine for these rule file versions (the last 8 used are kept)."""
-    cache: OrderedDict[tuple[object, ...], Engine] = _per_thread.__dict__.setdefault(
-        "engines", OrderedDict())
-    key = (rule_files, trust)
-    if key in cache:
-        cache.move_to_end(key)
-    else:
-        from .egraph import Engine  # egglog loads with the first engine, not with eqsat
-
-        cache[key] = Engine([path for path, _ in rule_files], trust=trust)
-        while len(cache) > ENGINES_PER_THREAD:
-            cache.popitem(last=False)
-    return cache[key]
-
-
-_TRUSTED: set[tuple[str, float]] = set()  # rule file versions loaded with trust=True
-
-
-def _modified(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return -1.0  # loading it will say what is wrong
-
-
-def engine(rules: Iterable[str | Path] = (), trust: bool = False) -> Engine:
-    """This thread's engine for the shipped library plus these rule files.
-
-    Compiled once per thread and set of files, and again when a file changes. A file's
-    rules must pass the numeric soundness check (RuleError otherwise) unless trust=True; a
-    file version loaded with trust stays trusted, so later calls with rules=[...] find it.
-    """
-    files = tuple((str(Path(r)), _modified(Path(r))) for r in arguments.rule_files(rules))
-    if trust:
-        _TRUSTED.update(files)
-    return _engine(files, all(f in _TRUSTED for f in files))
-
-
-Shapes = Mapping[str, Sequence["int | str"]]
-
-
-def _declared(assume: Mapping[str, str | Iterable[str]] | None,
-              shapes: Shapes | None) -> list[Expr]:
-    """The symbols given assumptions or shapes (a shape makes a tensor)."""
-    flags: dict[str, list[str]] = {}
-    for name, held in (assume or {}).items():
-        flags[name] = arguments.strings(held, f"the assumptions of {name}")
-    for name in shapes or {}:
-        flags.setdefault(name, [])
-    return [tensor(name, (shapes or {}).get(name, ()), **dict.fromkeys(held, True))
-            for name, held in flags.items()]
-
-
-def to_expr(value: ExprInput, assume: Mapping[str, str | Iterable[str]] | None = None,
-            shapes: Shapes | None = None) -> Expr:
-    """Text or an Expr; `assume` gives symbols assumptions, e.g. {"x": "positive"};
-    `shapes` makes symbols tensors, e.g. {"A": ("n", "m")}. A tensor expression's shapes
-    are checked (ShapeError)."""
-    value = arguments.expression(value)
-    known = _declared(arguments.mapping(assume, "assume"), arguments.mapping(shapes, "shapes"))
-    if isinstance(value, Expr):
-        found = value.subs({Expr("sym", (), s.name): s for s in known}) if known else value
-        for declared in known:
-            clash = [s for s in found.free_symbols()
-                     if s.name == declared.name and s.shape != declared.shape]
-            if clash and shapes and declared.name in shapes:
-                raise ShapeError(f"{declared.name} has shape {clash[0].shape} in the "
-                                 f"expression, and shapes= says {declared.shape}")
-    else:
-        found = parse(value, known)
-    if is_tensor(found):
-        shape_of(found)
-    return found
-
 
 def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
     """Replace every diff(e, x) in expr by its complete derivative, innermost first."""
@@ -307,7 +224,6 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
         return report.stop_reason != StopReason.CONTRADICTION and session.same(a, b)
 
 
-Variable = Expr | str
 
 
 def _variable(expr: Expr, wrt: Variable) -> Expr:

@@ -14,16 +14,16 @@ from pathlib import Path
 from .api import (
     check_rules,
     diff_report,
-    engine,
     grad,
     prove_equal,
     simplify_report,
     solve,
-    to_expr,
 )
 from .display import pretty
+from .engines import engine
 from .errors import EqsatError
 from .expr import Expr
+from .inputs import to_expr
 from .limits import Limits
 from .ops import ROWS
 from .progress import set_progress

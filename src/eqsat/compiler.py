@@ -7,14 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from . import arguments
-from .api import ExprInput, Shapes, Variable, engine, expand_derivatives, to_expr
+from .api import expand_derivatives
 from .codegen import Kernel
 from .codegen.numpy import MODULE_NAMES, check_python_names
 from .codegen.targets import target_named
+from .engines import engine
 from .errors import EqsatError
 from .expr import Expr, postorder
 from .extract import CostModel, TensorCost, display_order, extract_dag
 from .extract.tree import class_shapes
+from .inputs import ExprInput, Shapes, Variable, to_expr
 from .limits import Limits
 from .ops import OPS
 from .report import StopReason

@@ -6,9 +6,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .api import check_rules, diff, engine, evaluate, grad, simplify, simplify_report, solve
+from .api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
 from .compiler import compile, function
 from .display import latex, pretty
+from .engines import engine
 from .errors import ParseError, ShapeError
 from .explain import explain
 from .expr import symbols

@@ -11,12 +11,14 @@ from pathlib import Path
 import numpy as np
 
 from . import arguments
-from .api import ExprInput, engine, simplify, to_expr
+from .api import simplify
 from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
 from .display import latex, latex_text
+from .engines import engine
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor
+from .inputs import ExprInput, to_expr
 from .limits import Budget, Limits
 from .numeric import evaluate
 from .report import RunReport, StopReason

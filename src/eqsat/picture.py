@@ -8,10 +8,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from .api import ExprInput, engine, to_expr
+from .engines import engine
 from .errors import EqsatError
 from .extract import CostModel, TreeExtractor
 from .extract.tree import Node
+from .inputs import ExprInput, to_expr
 from .limits import Limits, Snapshot
 from .ops import OPS, OpKind
 from .shape import is_tensor

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from . import arguments
-from .api import ExprInput, engine, expand_derivatives, simplify, to_expr
+from .api import expand_derivatives, simplify
+from .engines import engine
 from .errors import EqsatError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order
@@ -26,6 +27,7 @@ from .extract.accuracy import (
 )
 from .extract.regimes import GAIN_PER_BRANCH, best_regimes
 from .extract.search import Candidate, better, most_accurate
+from .inputs import ExprInput, to_expr
 from .limits import Budget, Limits
 from .normal import normalise
 from .report import RunReport, StopReason
