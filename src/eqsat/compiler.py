@@ -37,7 +37,9 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     (one e-graph for all outputs, DAG-cost extraction), "stabilize" (each output's most
     accurate form) or None (as given). dtype: cast every input ("float32", "float64"), or
     None to keep float inputs as they are (numpy; the cupy target defaults to float32).
-    target "cupy": one fused CUDA kernel, launched through cupy.RawKernel. shapes: make
+    target "numpy" (tiled, threaded NumPy; out= for the results), "dask" (Dask arrays: a
+    task per chunk and output) or "cupy" (one fused CUDA kernel, launched through
+    cupy.RawKernel); see codegen/targets.py. shapes: make
     symbols tensors ({"A": ("n", "m")}); sizes: representative sizes of named dimensions
     for the costs (a matrix chain's order depends on them).
     """

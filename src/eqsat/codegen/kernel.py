@@ -18,8 +18,8 @@ _COUNTER = itertools.count()
 
 class Kernel:
     """A compiled program: call it with the arguments in order. .source is its code (a
-    Python module for "numpy", CUDA C for "cupy"); .module is the Python module that runs
-    it (the same text for "numpy", the CuPy launcher for "cupy")."""
+    Python module for "numpy" and "dask", CUDA C for "cupy"); .module is the Python module
+    that runs it (the same text, or for "cupy" the CuPy launcher)."""
 
     def __init__(self, source: str, name: str, args: Sequence[str], outputs: Sequence[Expr],
                  target: str, module: str | None = None) -> None:
