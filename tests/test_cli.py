@@ -69,6 +69,7 @@ def test_demo_runs() -> None:
     done = eqsat("demo")
     assert done.returncode == 0, done.stderr
     assert "FAIL  sqrt-square-wrong" in done.stdout and "x*y/x" in done.stdout
+    assert "target='dask', four chunks: 4 tasks" in done.stdout  # the test extra has Dask
 
 
 def test_diff_prints_derivatives_and_mixed_partials() -> None:
