@@ -59,7 +59,8 @@ def test_to_sympy_keeps_every_ops_value(spec: eqsat.ops.Op) -> None:
 
 
 @pytest.mark.parametrize("text", ["x - y/2", "sin(x)^2 + 3*exp(-x)", "abs(x)/sqrt(y)",
-                                  "max(x, y) + atan2(y, x)", "log(x) = 2"])
+                                  "max(x, y) + atan2(y, x)", "log(x) = 2",
+                                  "where(x > y, x*y, x - y) + (x == y)", "where(x, y, 2)"])
 def test_sympy_round_trip_keeps_the_value(text: str) -> None:
     expr = parse(text)
     back = eqsat.from_sympy(eqsat.to_sympy(expr))
@@ -75,3 +76,16 @@ def test_from_sympy_keeps_assumptions_and_refuses_the_unknown() -> None:
     assert eqsat.from_sympy(sympy.log(x)).args[0].assumptions == {"positive"}
     with pytest.raises(eqsat.EqsatError, match="cannot convert"):
         eqsat.from_sympy(sympy.gamma(x))
+
+
+def test_piecewise_comes_back_as_where_with_comparisons_for_conditions() -> None:
+    assert eqsat.from_sympy(eqsat.to_sympy(parse("where(x, y, 2)"))) == parse("where(x, y, 2)")
+    assert eqsat.from_sympy(eqsat.to_sympy(parse("x < y"))) == parse("x < y")
+    x, y = sympy.symbols("x y", real=True)
+    branched = eqsat.from_sympy(sympy.Piecewise(
+        (x, sympy.And(x > 0, y < 1)), (y, sympy.Or(x < -1, y > 2)), (0, True)))
+    for point, value in [({"x": 0.5, "y": 0.5}, 0.5), ({"x": -2.0, "y": 5.0}, 5.0),
+                         ({"x": 0.0, "y": 1.5}, 0.0), ({"x": 0.5, "y": 3.0}, 3.0)]:
+        assert float(eqsat.evaluate(branched, point)) == value
+    with pytest.raises(eqsat.EqsatError, match="no value where none of its conditions holds"):
+        eqsat.from_sympy(sympy.Piecewise((x, x > 0)))

@@ -107,6 +107,9 @@ def from_sympy(value: Any) -> Expr:
         if isinstance(node, sympy.Derivative):  # its arguments hold (variable, count) pairs
             done[node] = _derivative(node)
             continue
+        if isinstance(node, sympy.Piecewise):  # its arguments hold (value, condition) pairs
+            done[node] = _piecewise(node)
+            continue
         if not ready and node.args:
             stack.append((node, True))
             stack.extend((a, False) for a in node.args)
@@ -121,6 +124,44 @@ def _derivative(node: Any) -> Expr:
         for _ in range(int(count)):
             result = make("diff", result, from_sympy(variable))
     return result
+
+
+_COMPARED = {sympy.StrictLessThan: "lt", sympy.LessThan: "le", sympy.StrictGreaterThan: "gt",
+             sympy.GreaterThan: "ge", sympy.Equality: "eq", sympy.Unequality: "ne"}
+
+
+def _piecewise(node: Any) -> Expr:
+    """where(c1, e1, where(c2, e2, ... en)) of Piecewise((e1, c1), (e2, c2), ..., (en, True)),
+    each condition a comparison's value (1 where it holds, 0 elsewhere)."""
+    pieces = [(from_sympy(value), condition) for value, condition in node.args]
+    result, last = pieces[-1]
+    if last is not sympy.true:
+        raise EqsatError(f"cannot convert SymPy Piecewise {str(node)[:60]} to eqsat: it has no "
+                         "value where none of its conditions holds (add (value, True))")
+    for value, condition in reversed(pieces[:-1]):
+        test = _condition(condition)
+        if value.is_number and value.number == 1 and result.is_number and result.number == 0:
+            result = test  # Piecewise((1, x < y), (0, True)): the comparison itself
+        elif test.op == "ne" and test.args[1].is_number and test.args[1].number == 0:
+            result = make("where", test.args[0], value, result)  # c != 0: where's own test
+        else:
+            result = make("where", test, value, result)
+    return result
+
+
+def _condition(condition: Any) -> Expr:
+    """A SymPy condition as a value, 1 where it holds and 0 elsewhere."""
+    for kind, op in _COMPARED.items():
+        if isinstance(condition, kind):
+            return make(op, *(from_sympy(side) for side in condition.args))
+    parts = [_condition(part) for part in getattr(condition, "args", ())]
+    if isinstance(condition, sympy.And):
+        return _fold("mul", parts)
+    if isinstance(condition, sympy.Or):
+        return _fold("max", parts)
+    if isinstance(condition, sympy.Not):
+        return make("sub", number(1), parts[0])
+    raise EqsatError(f"cannot convert the SymPy condition {str(condition)[:60]} to eqsat")
 
 
 def _fold(op: str, items: list[Expr]) -> Expr:
