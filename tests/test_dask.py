@@ -98,3 +98,12 @@ def test_an_array_larger_than_the_workers_memory_spills_and_is_right_by_chunks(
         values = np.arange(index * chunk, (index + 1) * chunk, dtype=np.float64) * 1e-7
         np.testing.assert_allclose(result.blocks[index].compute(), np.sin(values) * values + 1,
                                    rtol=1e-15)
+
+
+def test_erf_in_a_program_with_reductions(client: Client) -> None:
+    shapes = {"A": ("n", "m")}
+    matrix = np.linspace(-2, 2, 60).reshape(6, 10)
+    ours = eqsat.compile("sum(erf(A), axis=0)", ["A"], target="dask", shapes=shapes)
+    expected = eqsat.compile("sum(erf(A), axis=0)", ["A"], shapes=shapes)(matrix)
+    found = client.compute(ours(da.from_array(matrix, chunks=3))).result()
+    np.testing.assert_allclose(found, expected, rtol=1e-12)

@@ -48,6 +48,7 @@ class Simplified:
 SECONDS_PER_NORMALISED_NODE = 1e-5
 SECONDS_PER_INPUT_NODE = 5e-5
 
+
 def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
     """Replace every diff(e, x) in expr by its complete derivative, innermost first."""
     total = RunReport(StopReason.SATURATED)
@@ -222,8 +223,6 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
         a, b = session.add(left), session.add(right)
         report = session.run(wanted, Limits.of(limits))
         return report.stop_reason != StopReason.CONTRADICTION and session.same(a, b)
-
-
 
 
 def _variable(expr: Expr, wrt: Variable) -> Expr:

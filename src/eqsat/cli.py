@@ -392,12 +392,13 @@ def parser() -> argparse.ArgumentParser:
                            "after against the first variable (needs matplotlib)")
     stabilize.set_defaults(run=_stabilize)
 
-    compile_ = commands.add_parser("compile", help="generate a kernel (NumPy module, or CUDA "
-                                   "C with a CuPy launcher)")
+    compile_ = commands.add_parser("compile", help="generate a kernel (a NumPy or Dask "
+                                   "module, or CUDA C with a CuPy launcher)")
     compile_.add_argument("expressions", nargs="+", metavar="EXPR",
                           help="one or more outputs, computed together")
-    compile_.add_argument("--target", default="numpy", help="numpy (the default), or cupy: "
-                          "a fused CUDA kernel launched by CuPy")
+    compile_.add_argument("--target", default="numpy", help="numpy (the default: tiled, "
+                          "threaded), dask (chunked arrays, a task per chunk and output), "
+                          "or cupy (a fused CUDA kernel launched by CuPy)")
     compile_.add_argument("--args", nargs="+", metavar="X", help="argument order (default: "
                           "every symbol, sorted by name)")
     compile_.add_argument("--dtype", choices=["float32", "float64"])

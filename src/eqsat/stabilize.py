@@ -124,10 +124,10 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
               for f in normalise(start, model.tree_cost).forms if f not in forms]
     tried += len(normal)
     forms.update((c.expr, c.bits) for c in normal)
-    for candidate in sorted(normal, key=lambda c: (c.bits, c.cost))[:1]:
-        if better(candidate, best, min(best.bits, before)):
-            again = in_rounds(candidate, one_round, budget, ROUNDS, total)
-            best = again if better(again, candidate, min(candidate.bits, before)) else candidate
+    leading = min(normal, key=lambda c: (c.bits, c.cost), default=None)
+    if leading is not None and better(leading, best, min(best.bits, before)):
+        again = in_rounds(leading, one_round, budget, ROUNDS, total)
+        best = again if better(again, leading, min(leading.bits, before)) else leading
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     best = _with_regimes(best, forms, start, domain, points_, seed, budget)

@@ -21,8 +21,16 @@ from .cuda import (
     header,
     reduction_kernel,
 )
-from .numpy import computed_nodes, dimension_names, helper_source, literal, shape_text
+from .numpy import (
+    NumpyPrinter,
+    computed_nodes,
+    dimension_names,
+    helper_source,
+    literal,
+    shape_text,
+)
 
+_CUPY = NumpyPrinter("cp")  # CuPy mirrors NumPy's function names
 BLOCK = 256
 FUSED = {"sum": "sum", "mean": "sum", "prod": "prod", "amax": "amax", "amin": "amin"}
 _CUPY_HELPERS = ("logsumexp", "softmax", "log_softmax", "expand", "sum_to")
@@ -129,15 +137,10 @@ def _tensor_step(program: _Program, node: Expr) -> str:
         return program.temporary(f"{node.op}({arguments[0]}, {shape}{tail})", node)
     if node.op in AXIS_OPS:
         shown = None if axis == ALL_AXES else axis
-        function = _cupy_name(OPS[node.op].numpy)
+        function = _CUPY.function(OPS[node.op].numpy)
         return program.temporary(f"{function}({arguments[0]}, axis={shown})", node)
-    return program.temporary(f"{_cupy_name(OPS[node.op].numpy)}({', '.join(arguments)})",
+    return program.temporary(f"{_CUPY.function(OPS[node.op].numpy)}({', '.join(arguments)})",
                              node)
-
-
-def _cupy_name(numpy: str) -> str:
-    """CuPy's function for an op-table NumPy name (np.max: cp.max; a helper keeps its name)."""
-    return "cp." + numpy.removeprefix("np.") if numpy.startswith("np.") else numpy
 
 
 def _launcher(source: str, program: _Program, args: Sequence[str], results: list[str],

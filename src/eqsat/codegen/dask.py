@@ -26,6 +26,7 @@ from .numpy import (
     literal,
     module_source,
     numpy_parts,
+    tuple_text,
 )
 
 _PRINTER = NumpyPrinter("da")
@@ -94,8 +95,7 @@ def _blockwise(outputs: Sequence[Expr], args: Sequence[str], name: str, dtype: s
         lines += [*functions, "", ""]
         kernels.append(kernel)
     kind = f"np.{dtype}" if dtype is not None else f"_float_type({', '.join(args)})"
-    listed = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
-    calls = [f"_blockwise({kernel}, {listed}, {kind})" for kernel in kernels]
+    calls = [f"_blockwise({kernel}, {tuple_text(list(args))}, {kind})" for kernel in kernels]
     shown = abbreviated(*outputs, width=200)
     wrapper = [f"def {name}({', '.join(args)}):",
                f'    """{shown} (Dask: a task per chunk and output)"""',
@@ -124,18 +124,12 @@ def _dask_program(outputs: Sequence[Expr], args: Sequence[str], name: str,
             continue
         arguments = [names.get(a, "") for a in node.args]  # (an axis is no value)
         names[node] = f"_t{len(names)}"
-        numpy = OPS[node.op].numpy
-        if not numpy.startswith("np."):
-            helpers.add(numpy)
-        if node.op in ("expand", "sum_to"):
-            helpers.add(node.op)
+        if not OPS[node.op].numpy.startswith("np."):  # a helper of eqsat.numeric
+            helpers.add(OPS[node.op].numpy)
         lines.append(f"    {names[node]} = {_PRINTER.tensor_call(node, arguments, dims)}"
                      f"  # {abbreviated(node)}")
     lines.append(f"    return {', '.join(names[o] for o in outputs)}")
     definitions = ["", _AS_DASK_FLOAT, ""]
     for helper in sorted(helpers):
-        if helper in ("erf", "erfc"):
-            raise EqsatError(f"the dask target has no {helper} in programs with reductions "
-                             "or matrix products")
         definitions += [helper_source(getattr(numeric, helper), "da").rstrip(), "", ""]
     return module_source(outputs, definitions, lines)

@@ -170,7 +170,7 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
     position = {arg: i for i, arg in enumerate(args)}
 
     def members(key: frozenset[str]) -> str:
-        return _tuple_text([str(position[n]) for n in sorted(key, key=position.__getitem__)])
+        return tuple_text([str(position[n]) for n in sorted(key, key=position.__getitem__)])
 
     outs = [f"_out{k}" for k in range(len(outputs))]
     temporaries = [f"_t{k}" for k in range(len(made))]
@@ -179,13 +179,14 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
     tile = [f"def _{name}_tile({parameters}):",
             f'    """One tile of {name}: {shown}, into {", ".join(outs)}."""', *body, "", ""]
     kernel = [f"def {name}({', '.join([*args, 'out=None'])}):", f'    """{shown}"""', *head,
-              f"    return _run(_{name}_tile, {_tuple_text(list(args))}, out, "
-              f"{_tuple_text([members(inputs[o]) for o in outputs])}, "
-              f"{_tuple_text([members(key) for key in made])})"]
+              f"    return _run(_{name}_tile, {tuple_text(list(args))}, out, "
+              f"{tuple_text([members(inputs[o]) for o in outputs])}, "
+              f"{tuple_text([members(key) for key in made])})"]
     return tile + kernel
 
 
-def _tuple_text(items: list[str]) -> str:
+def tuple_text(items: list[str]) -> str:
+    """A Python tuple's text ("(a,)" for one item)."""
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
