@@ -107,6 +107,17 @@ def test_simplify_folds_constants_and_cancels() -> None:
     assert "6.0" in kernel.source and "np.divide" not in kernel.source
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("(x + y)^2 - (x - y)^2", "4*x*y"),  # by the normal forms, as simplify finds it
+    ("x^3 + 3*x^2*y + 3*x*y^2 + y^3", "(x + y)^3"),  # factored: 2 ufuncs and a cube
+])
+def test_compile_reaches_what_simplify_reaches(text: str, expected: str) -> None:
+    kernel = eqsat.compile(text, ["x", "y"])
+    assert kernel.outputs == [eqsat.parse(expected)]
+    x, y = np.array([0.5, -2.0]), np.array([3.0, 0.25])
+    np.testing.assert_allclose(kernel(x, y), eqsat.evaluate(text, x=x, y=y))
+
+
 def test_kernel_is_inspectable_and_saves_a_self_contained_module(tmp_path: Path) -> None:
     kernel = eqsat.compile(["sigmoid(x) * erf(y)", "log1mexp(-x*x - 1)"], ["x", "y"])
     assert inspect.getsource(kernel.function).startswith("def kernel(x, y, out=None):")

@@ -140,3 +140,20 @@ def terms(draw: st.DrawFn) -> eqsat.Expr:
 def test_property_simplify_keeps_the_value(term: eqsat.Expr) -> None:
     result = eqsat.simplify(term, limits=eqsat.Limits(nodes=600))
     assert_equivalent(term, result, points=40, needed=0)
+
+
+def test_op_costs_of_a_target_change_the_choice() -> None:
+    text = "log(1 + exp(x))"
+    assert eqsat.simplify(text) == eqsat.parse("softplus(x)")
+    # where a softplus costs more than its parts (NumPy has no ufunc for it), they stay
+    assert eqsat.simplify(text, costs={"softplus": 1000}) == eqsat.parse("log(exp(x) + 1)")
+
+
+@pytest.mark.parametrize(("costs", "message"), [
+    ({"sine": 3}, "costs names 'sine', which is no op"),
+    ({"sin": -1}, "the cost of sin is a number at least 0"),
+    (["sin"], "costs maps op names to numbers"),
+])
+def test_bad_op_costs_are_named(costs: object, message: str) -> None:
+    with pytest.raises(eqsat.ArgumentError, match=message):
+        eqsat.simplify("sin(x)", costs=costs)

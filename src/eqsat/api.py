@@ -69,7 +69,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                     rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
                     assume: Mapping[str, str | Iterable[str]] | None = None,
                     shapes: Shapes | None = None, sizes: Mapping[str, int] | None = None,
-                    cost: str = "tree", rounds: int = 4, quick: bool = False) -> Simplified:
+                    cost: str = "tree", rounds: int = 4, quick: bool = False,
+                    costs: Mapping[str, float] | None = None) -> Simplified:
     """Saturate, extract the cheapest equal term, and report how it went.
 
     Runs in rounds: each saturates a fresh e-graph from the best term so far, under the
@@ -77,6 +78,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     extracted. It stops when a round saturates (its result is optimal for the rules) or
     stops improving. A tensor expression's costs count elements and multiply-adds (sizes:
     representative sizes of named dimensions), so a matrix chain gets its cheap order.
+    costs: each op's cost where it is not the op table's ({"sin": 19}: a target's own).
     quick: only normal forms and the rules that make terms smaller (a cleanup that never
     explores; stop reason "saturated" where those rules have all been applied).
     """
@@ -96,7 +98,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist
     for found in start.free_symbols():
         check_same_symbol(held, found)
-    model = TensorCost(sizes or {}) if is_tensor(start) else CostModel()
+    costs = arguments.op_costs(costs)
+    model = TensorCost(costs, sizes or {}) if is_tensor(start) else CostModel(costs)
     query = _Query(rules, list(rulesets), cost, model, quick)
     measure = query.measure
     expanded, total = expand_derivatives(start, rules)

@@ -10,6 +10,7 @@ from typing import Any
 
 from .errors import ArgumentError
 from .expr import Expr, as_expr
+from .ops import OPS
 
 
 def _shown(value: object) -> str:
@@ -55,6 +56,20 @@ def mapping(value: object, name: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise ArgumentError(f"{name} maps symbol names to values, not {_shown(value)}")
     return value
+
+
+def op_costs(value: object) -> dict[str, float]:
+    """Costs by op name: each a known op's (or "sym", "num") and a number at least 0."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ArgumentError(f"costs maps op names to numbers, not {_shown(value)}")
+    for op, cost in value.items():
+        if op not in OPS and op not in ("sym", "num"):
+            raise ArgumentError(f"costs names {op!r}, which is no op")
+        if not isinstance(cost, numbers.Real) or not float(cost) >= 0:
+            raise ArgumentError(f"the cost of {op} is a number at least 0, not {_shown(cost)}")
+    return {op: float(cost) for op, cost in value.items()}
 
 
 def strings(value: object, name: str) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from . import arguments
-from .api import expand_derivatives
+from .api import expand_derivatives, simplify_report
 from .codegen import Kernel
 from .codegen.numpy import MODULE_NAMES, check_python_names
 from .codegen.targets import target_named
@@ -17,7 +17,7 @@ from .expr import Expr, postorder
 from .extract import CostModel, TensorCost, display_order, extract_dag
 from .extract.tree import class_shapes
 from .inputs import ExprInput, Shapes, Variable, to_expr
-from .limits import Limits
+from .limits import Budget, Limits
 from .ops import OPS
 from .report import StopReason
 from .shape import is_tensor
@@ -68,9 +68,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
     if optimize == "simplify":
-        tensors = any(is_tensor(e) for e in parsed)
-        costs = TensorCost(spec.costs, sizes or {}) if tensors else CostModel(spec.costs)
-        program = _simplified(parsed, rules, Limits.of(limits), costs)
+        program = _simplified(parsed, rules, Limits.of(limits), spec.costs, sizes or {})
     elif optimize == "stabilize":
         program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
     else:
@@ -80,20 +78,26 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
 
 
 def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
-                model: CostModel) -> list[Expr]:
-    """All outputs in one e-graph, extracted together by DAG cost (shared subterms once):
-    with NumPy's measured op costs for that target, the table's for a fused CUDA kernel."""
-    with engine(rules).session(any(is_tensor(e) for e in exprs), ["simplify"]) as session:
-        handles = [session.add(e) for e in exprs]
-        report = session.run(["simplify"], limits)
+                costs: Mapping[str, float], sizes: Mapping[str, int]) -> list[Expr]:
+    """Each output simplified as simplify does (normal forms, rounds of rules) with the
+    target's op costs, by DAG cost; then all in one e-graph, extracted together (shared
+    subterms once). The time limit covers both."""
+    budget = Budget.start(limits)
+    tensors = any(is_tensor(e) for e in exprs)
+    model = TensorCost(costs, sizes) if tensors else CostModel(costs)
+    alone = [simplify_report(e, rules=rules, limits=budget.left(), cost="dag", costs=costs,
+                             sizes=sizes).expr for e in exprs]
+    with engine(rules).session(tensors, ["simplify"]) as session:
+        handles = [session.add(e) for e in alone]
+        report = session.run(["simplify"], budget.left())
         if report.stop_reason == StopReason.CONTRADICTION:
-            return exprs
+            return alone
         snapshot = session.snapshot(handles)
         if isinstance(model, TensorCost):
             model.class_shapes.update(class_shapes(snapshot, session.symbol))
         found = extract_dag(snapshot, handles, model, session.symbol)
-    return [display_order(new) if model.dag_cost(new) <= model.dag_cost(old) else old
-            for new, old in zip(found, exprs, strict=True)]
+    chosen = [display_order(e) for e in found]
+    return chosen if model.dag_cost(*chosen) <= model.dag_cost(*alone) else alone
 
 
 class Function:
