@@ -15,7 +15,7 @@ from .api import expand_derivatives, simplify
 from .engines import engine
 from .errors import EqsatError
 from .expr import Expr
-from .extract import CostModel, TreeExtractor, display_order
+from .extract import CostModel, TreeExtractor, display_order, series
 from .extract.accuracy import (
     Domain,
     Sample,
@@ -25,7 +25,7 @@ from .extract.accuracy import (
     mean_bits,
     sample,
 )
-from .extract.regimes import GAIN_PER_BRANCH, best_regimes
+from .extract.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, refine
 from .extract.search import Candidate, better, most_accurate
 from .inputs import ExprInput, to_expr
 from .limits import Budget, Limits
@@ -158,19 +158,23 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
 def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
                   points: Sample, seed: int, budget: Budget) -> Candidate:
     """Branches where different forms win on different ranges of one variable (see
-    regimes.py), if they beat the best single form on the sample they were chosen on and
-    again on a fresh one (a split that only fits the sample is not kept)."""
-    ranked = sorted(forms, key=forms.__getitem__)
-    regimes = best_regimes([best.expr, *ranked], points)
+    regimes.py): the forms found, and truncated series of the input at 0 and +-infinity in
+    each variable (series.py). Kept if they beat the best single form on the sample they were
+    chosen on and again on a fresh one (a split that only fits the sample is not kept)."""
+    ranked = sorted(forms, key=forms.__getitem__)[:2 * MAX_FORMS]
+    expansions = series.candidates(start, budget.seconds_left() / 4)
+    regimes = best_regimes([best.expr, *ranked], points, expansions, start,
+                           time.perf_counter() + budget.seconds_left() / 4)
     if regimes is None or budget.seconds_left() <= 0:
         return best
+    regimes = refine(regimes, start, points)
     branched = regimes.expr()
     try:
         fresh = sample(start, domain, points.size, points.dtype, seed + 1,
                        deadline=time.perf_counter() + budget.seconds_left() / 2)
     except EqsatError:
         return best
-    saving = GAIN_PER_BRANCH / 2 * (len(regimes.forms) - 1)
+    saving = GAIN_PER_BRANCH / 2 * regimes.branches
     if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving:
         return best
     return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))

@@ -45,7 +45,8 @@ def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
     return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
 
 
-def _fromfloat_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+    """The floats of these ordinals (float_ordinals backwards)."""
     float_type, int_type, _, width = DTYPES[dtype]
     sign = 1 << (width - 1)
     raw = [o if o >= 0 else (-o) | sign for o in ordinals]
@@ -230,7 +231,7 @@ def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -
     largest = float(np.finfo(DTYPES[dtype][0]).max)
     low, high = max(low, -largest), min(high, largest)
     start, stop = float_ordinals(np.array([low, high]), dtype)
-    return _fromfloat_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
+    return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
 
 
 def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",

@@ -1,20 +1,25 @@
 """Regimes: one expression of where(...) branches, each branch the form with the fewest bits
-of error on its own range of one variable (as Herbie's regimes do). Every form is equal to the
-input, so the whole is too: only its accuracy depends on where the branches split."""
+of error on its own range of one variable (as Herbie's regimes do). The forms are equal to the
+input, or truncated series of it (series.py) that agree with it to rounding near the point
+they expand at: there the measured error decides where each branch ends."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
-from ..expr import Expr, make, number, symbol
-from .accuracy import Sample, bits_at
+from ..expr import Expr, make, number, postorder, symbol
+from .accuracy import Sample, bits_at, float_from_ordinals, float_ordinals, true_value
+from .series import Approximation, guarded
 
 MAX_BRANCHES = 4
-MAX_FORMS = 8  # the most accurate distinct forms considered
+MAX_FORMS = 8  # distinct forms considered: the most accurate, and those that win somewhere
+MAX_GIVEN = 32  # forms measured (the first given)
+REFINE_STEPS = 30  # bisections of a threshold between two sampled values
 GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
 
@@ -36,27 +41,53 @@ class Regimes:
             result = make("where", make("lt", self.variable, bound), form, result)
         return result
 
+    @property
+    def branches(self) -> int:
+        """Branches past the first: one per threshold and per guarded series."""
+        return len(self.thresholds) + sum(_branches(form) for form in self.forms)
 
-def best_regimes(forms: Sequence[Expr], points: Sample) -> Regimes | None:
-    """The split of one variable's range among the forms (the first few: give the most
-    accurate first) with the fewest mean bits of error on the sample, counting
-    GAIN_PER_BRANCH per extra branch; None where no split of two or more branches beats the
-    single most accurate form by that."""
+
+def best_regimes(forms: Sequence[Expr], points: Sample,
+                 approximations: Sequence[Approximation] = (), original: Expr | None = None,
+                 deadline: float = math.inf) -> Regimes | None:
+    """The split of one variable's range among the forms (the first MAX_GIVEN) with the
+    fewest mean bits of error on the sample, counting GAIN_PER_BRANCH per extra branch; None
+    where no split beats the single most accurate exact form by that.
+    Approximations of the original (series) that win somewhere take part guarded: inside the
+    radius where they were measured to agree with it, the most accurate form outside."""
     if points.size < 2 * MIN_POINTS or not points.values:
         return None
-    with np.errstate(all="ignore"):  # the first forms given (the most accurate, if ranked)
-        measured = [(float(np.mean(b)), f, b) for f in list(dict.fromkeys(forms))[:2 * MAX_FORMS]
+    series = {a.expr: a for a in approximations}
+    with np.errstate(all="ignore"):
+        measured = [(float(np.mean(b)), f, b)
+                    for f in [*list(dict.fromkeys(forms))[:MAX_GIVEN], *series]
                     if np.all(np.isfinite(b := bits_at(f, points)))]
-    measured.sort(key=lambda m: m[0])
-    chosen = measured[:MAX_FORMS]
-    if len(chosen) < 2:
+    exact = [m for m in measured if m[1] not in series]
+    if not exact:
         return None
-    errors = np.array([b for _, _, b in chosen])
-    single = chosen[0][0]
-    if float(np.mean(errors.min(axis=0))) > single - GAIN_PER_BRANCH:
-        return None  # not even the best form at every point would save a branch's worth
-    symbols = {s.name: s for _, form, _ in chosen for s in form.free_symbols()}
+    fallback = min(exact, key=lambda m: m[0])[1]
+    useful = _useful(measured)
+    chosen = [entry for entry in useful if entry[1] not in series]
+    guards: dict[Expr, Approximation] = {}  # each guarded series, of its approximation
+    if original is not None:
+        families = {(series[e[1]].variable, series[e[1]].at) for e in useful if e[1] in series}
+        for family in sorted(families, key=str):
+            kept = _best_guarded([a for a in approximations if (a.variable, a.at) == family],
+                                 original, fallback, points, deadline)
+            if kept is not None:
+                guards[kept[1]] = kept[3]
+                chosen.append(kept[:3])
+    chosen.sort(key=lambda m: m[0])
+    baseline = float(np.mean(bits_at(fallback, points)))
     best: Regimes | None = None
+    for mean, form, _ in chosen:  # a guarded series alone: one branch
+        if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form) and \
+                (best is None or mean < best.bits):
+            best = Regimes(guards[form].variable, (), (form,), mean)
+    if len(chosen) < 2:
+        return best
+    errors = np.array([b for _, _, b in chosen])
+    symbols = {s.name: s for _, form, _ in chosen for s in form.free_symbols()}
     for name, values in sorted(points.values.items()):
         order = np.argsort(values, kind="stable")
         found = _split(errors[:, order], values[order])
@@ -64,7 +95,8 @@ def best_regimes(forms: Sequence[Expr], points: Sample) -> Regimes | None:
             continue
         cuts, picks, total = found
         bits = total / points.size
-        if len(picks) < 2 or bits > single - GAIN_PER_BRANCH * (len(picks) - 1):
+        branches = len(picks) - 1 + sum(_branches(chosen[k][1]) for k in picks)
+        if len(picks) < 2 or bits > baseline - GAIN_PER_BRANCH * branches:
             continue
         if best is None or bits < best.bits:
             ordered = values[order]
@@ -72,6 +104,45 @@ def best_regimes(forms: Sequence[Expr], points: Sample) -> Regimes | None:
             variable = symbols.get(name, symbol(name))  # with its assumptions
             best = Regimes(variable, thresholds, tuple(chosen[k][1] for k in picks), bits)
     return best
+
+
+def _best_guarded(family: list[Approximation], original: Expr, fallback: Expr,
+                  points: Sample, deadline: float
+                  ) -> tuple[float, Expr, np.ndarray, Approximation] | None:
+    """Every truncation of one series (a variable, a point) guarded, and the most accurate
+    on the sample; of those as accurate, the one that reaches farthest (on the sample, a
+    radius of 1e-7 and one of 1e-2 may look alike: few floats lie between them)."""
+    members = []
+    for approximation in family:
+        made = guarded(approximation, original, fallback, points, deadline)
+        if made is None:
+            continue
+        with np.errstate(all="ignore"):
+            at_points = bits_at(made.expr, points)
+        mean = float(np.mean(at_points))
+        members.append(((round(mean, 1), -made.reach), (mean, made.expr, at_points,
+                                                         approximation)))
+    return min(members, key=lambda m: m[0])[1] if members else None
+
+
+def _branches(form: Expr) -> int:
+    """The where(...) branches in a form (a guarded series has one)."""
+    return sum(node.op == "where" for node in postorder(form))
+
+
+def _useful(measured: list[tuple[float, Expr, np.ndarray]]
+            ) -> list[tuple[float, Expr, np.ndarray]]:
+    """The most accurate form on average, and up to MAX_FORMS - 1 others that are the most
+    accurate at MIN_POINTS points or more (a series, accurate near one point and nowhere else,
+    counts by the points it wins), most winning first."""
+    if not measured:
+        return []
+    ranked = sorted(measured, key=lambda m: m[0])
+    winners = np.argmin(np.array([b for _, _, b in ranked]), axis=0)  # ties: the earlier
+    wins = np.bincount(winners, minlength=len(ranked))
+    others = sorted((k for k in range(1, len(ranked)) if wins[k] >= MIN_POINTS),
+                    key=lambda k: -wins[k])
+    return [ranked[0], *(ranked[k] for k in others[:MAX_FORMS - 1])]
 
 
 def _split(errors: np.ndarray, values: np.ndarray
@@ -122,3 +193,38 @@ def _between(low: float, high: float) -> float:
     if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):
         return float(np.sign(low) * np.sqrt(low * high))
     return (low + high) / 2
+
+
+def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
+    """Each threshold of a one-variable expression moved, by bisection over the floats
+    between the sampled values on either side of it, to where the form on its right starts
+    to be at least as accurate as the one on its left (as Herbie's regimes search the
+    boundary). Other expressions keep the thresholds they have."""
+    if len(points.values) != 1:
+        return regimes
+    (name, values), = points.values.items()
+    moved = []
+    for k, threshold in enumerate(regimes.thresholds):
+        below, above = values[values < threshold], values[values >= threshold]
+        if not below.size or not above.size:
+            moved.append(threshold)
+            continue
+        low, high = float_ordinals(np.array([below.max(), above.min()]), points.dtype)
+        left, right = regimes.forms[k], regimes.forms[k + 1]
+        for _ in range(REFINE_STEPS):
+            if high - low <= 1:
+                break
+            middle = (low + high) // 2
+            value = float(float_from_ordinals([middle], points.dtype)[0])
+            truth = true_value(original, {name: value}, points.dtype)
+            if truth is None:  # undefined there: either side will do
+                low = middle
+                continue
+            one = Sample({name: np.array([value], dtype=values.dtype)},
+                         np.array([truth], dtype=values.dtype), points.dtype)
+            if bits_at(left, one)[0] <= bits_at(right, one)[0]:
+                low = middle
+            else:
+                high = middle
+        moved.append(float(float_from_ordinals([high], points.dtype)[0]))
+    return replace(regimes, thresholds=tuple(moved))

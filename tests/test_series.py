@@ -1,0 +1,93 @@
+"""Series expansions: exact coefficients at 0 and at +-infinity, truncations that agree with
+the expression near their point, and stabilize using one only inside the radius where it was
+measured to agree (the exact form elsewhere)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+import eqsat
+from eqsat.extract.accuracy import true_value
+from eqsat.extract.series import NoSeries, candidates, expand
+from eqsat.numeric import reference
+
+F = Fraction
+
+
+@pytest.mark.parametrize(("text", "at", "expected"), [
+    ("1/x - 1/tan(x)", "0", {F(1): F(1, 3), F(3): F(1, 45), F(5): F(2, 945)}),
+    ("exp(x) - 1", "0", {F(1): 1, F(2): F(1, 2), F(3): F(1, 6), F(4): F(1, 24)}),
+    # t = 1/x at +inf, t = -1/x at -inf
+    ("sqrt(x^2 + 1) - x", "+inf", {F(1): F(1, 2), F(3): F(-1, 8), F(5): F(1, 16)}),
+    ("sqrt(x^2 + 1) - x", "-inf", {F(-1): 2, F(1): F(1, 2), F(3): F(-1, 8)}),
+    ("sqrt(x + 1) - sqrt(x)", "+inf", {F(1, 2): F(1, 2), F(3, 2): F(-1, 8)}),
+    ("log(1 + exp(x))", "0", {F(0): sympy.log(2), F(1): F(1, 2), F(2): F(1, 8)}),
+])
+def test_the_first_terms_are_exact(text: str, at: str, expected: dict[Fraction, object]) -> None:
+    series = expand(eqsat.parse(text), "x", at)
+    first = sorted(series.coefficients)[:len(expected)]
+    assert first == sorted(expected)
+    for power, value in expected.items():
+        assert sympy.simplify(series.coefficients[power] - sympy.nsimplify(value)) == 0
+
+
+@pytest.mark.parametrize("text", ["abs(x) + 1", "where(x < 0, x, 1)", "exp(1/x)",
+                                  "log(x)"])
+def test_no_series_where_there_is_none_at_zero(text: str) -> None:
+    with pytest.raises(NoSeries):
+        expand(eqsat.parse(text), "x", "0")
+
+
+@pytest.mark.parametrize("text", [
+    "1/x - 1/tan(x)", "exp(x) - 1 - x", "sqrt(x^2 + 1) - x", "log(1 + x) - x",
+    "(1 - cos(x))/x^2", "tan(x + eps) - tan(x)", "atan(N + 1) - atan(N)",
+    "sqrt(x + 1) - sqrt(x)", "sigmoid(x) - 1/2", "x - sqrt(x*x - eps)",
+])
+def test_every_truncation_agrees_near_its_point(text: str) -> None:
+    expr = eqsat.parse(text)
+    found = candidates(expr)
+    assert found
+    # (x < 0: x - sqrt(x*x - eps) has the leading term x - |x|, which is 0 where x > 0)
+    others = {"eps": mpmath.mpf("0.3"), "N": mpmath.mpf("0.7"), "x": mpmath.mpf("-0.6")}
+    for approximation in found:
+        name = approximation.variable.name
+        for near in ("1e-12", "-1e-12") if approximation.at == "0" else \
+                (("1e12",) if approximation.at == "+inf" else ("-1e12",)):
+            point = {s.name: others[s.name] for s in expr.free_symbols()}
+            point[name] = mpmath.mpf(near)
+            exact = reference(expr, point, 60)
+            approx = reference(approximation.expr, point, 60)
+            if exact is None or approx is None:  # undefined there (sqrt of a negative)
+                continue
+            # the first omitted term is at least a factor 1e-6 below the leading one (powers
+            # go up by 1/2 at least)
+            scale = max(abs(exact), mpmath.mpf("1e-60"))
+            assert abs(approx - exact) / scale < 1e-4, (approximation, near)
+
+
+def test_stabilize_uses_a_series_only_inside_its_radius() -> None:
+    result = eqsat.stabilize_report("exp(x) - 1 - x")
+    assert result.bits_after < 2 < 20 < result.bits_before
+    assert any(n.op == "where" for n in eqsat.expr.postorder(result.expr))
+    # equal to the input to rounding at every magnitude, far from 0 too (x^2/2 is not)
+    for sign in (1.0, -1.0):
+        for value in sign * np.logspace(-300, 2.8, 200):
+            truth = true_value(result.original, {"x": float(value)}, "float64")
+            got = float(eqsat.evaluate(result.expr, x=np.float64(value)))
+            assert truth is not None
+            assert abs(got - truth) <= max(1e-12 * abs(truth), 1e-320), value
+
+
+def test_the_series_of_the_cotangent_difference_near_zero() -> None:
+    result = eqsat.stabilize_report("1/x - 1/tan(x)", "x != 0")
+    assert result.bits_before > 20 and result.bits_after < 1
+    values = np.concatenate([np.logspace(-200, 1, 100), -np.logspace(-200, 1, 100)])
+    for value in values:
+        truth = true_value(result.original, {"x": float(value)}, "float64")
+        got = float(eqsat.evaluate(result.expr, x=np.float64(value)))
+        assert truth is not None and abs(got - truth) <= 1e-9 * abs(truth), value
