@@ -4,7 +4,10 @@ experts' rewrites, measured on the same points in one run.
 For each record of ../shared/corpora/fpbench.jsonl: mean bits of error of the input and of
 stabilize's result (256 points sampled from the precondition, or from every float when
 there is none; binary32 cases in float32), the time stabilize took, and, where the record
-has exact expert rewrites (`expect`), the most accurate of them on the same points.
+has exact expert rewrites (`expect`), the most accurate of them on the same points. Then the
+scalar cases of ../shared/corpora/pytensor_stability.jsonl that PyTensor rewrites: the mean
+bits of the input, of stabilize's result and of PyTensor's own rewrite (its switch(c, a, nan)
+taken as a, which it equals where the input is defined), on the same points.
 
     python benchmarks/accuracy_fpbench.py [--points 256]
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 
@@ -71,6 +75,33 @@ def main() -> None:
           f"{statistics.mean(r[2] for r in hamming):.2f} (target <= 1.0)")
     print(f"median time {statistics.median(r[4] for r in rows):.0f} ms, "
           f"max {max(r[4] for r in rows):.0f} ms")
+
+    _pytensor(args.points)
+
+
+def _pytensor(points: int) -> None:
+    """Mean bits over PyTensor's scalar stability cases: input, eqsat, PyTensor's rewrite."""
+    records = [json.loads(line) for line in
+               (CORPORA / "pytensor_stability.jsonl").read_text().splitlines() if line.strip()]
+    cases = [r for r in records if r.get("expect") and r.get("expect_rewrite", True)
+             and "sum(" not in r["input"]]
+    rows = []
+    for record in cases:
+        expected = str(record["expect"])
+        guarded = re.fullmatch(r"switch\((.*), (.*), nan\)", expected)
+        try:
+            result = eqsat.stabilize_report(record["input"], record.get("pre"), points=points)
+            expert = mean_bits(eqsat.parse(guarded.group(2) if guarded else expected),
+                               result.sample)
+        except eqsat.EqsatError as error:
+            print(f"{record['input'][:40]:40} error: {error}")
+            continue
+        rows.append((result.bits_before, result.bits_after, expert))
+    print()
+    print(f"PyTensor stability cases: {len(rows)} of {len(cases)} measured; mean bits before "
+          f"{statistics.mean(r[0] for r in rows):.2f}, after "
+          f"{statistics.mean(r[1] for r in rows):.2f}, PyTensor's rewrites "
+          f"{statistics.mean(r[2] for r in rows):.2f} (target: after at most PyTensor's)")
 
 
 if __name__ == "__main__":

@@ -144,3 +144,37 @@ def test_the_normal_forms_of_rational_parts_are_candidates() -> None:
     result = eqsat.stabilize_report("(x - 1)/(x^2 - 1)")
     assert result.expr == eqsat.parse("1/(x + 1)")
     assert result.bits_after < result.bits_before - 10
+
+
+FPBENCH = {r["name"]: r for r in corpus("fpbench.jsonl")}
+
+
+@pytest.mark.parametrize("name", [
+    "NMSE problem 3.3.2",  # tan(x + eps) - tan(x): the angle sum taken apart
+    "NMSE problem 3.3.5",  # cos(x + eps) - cos(x): and cos(eps) - 1 as a half-angle sine
+    "NMSE example 3.5",  # atan(N + 1) - atan(N): atan2 of the difference, sound for all N
+    "ENA, Section 1.4, Exercise 4d",  # x - sqrt(x*x - eps): the conjugate
+    "Law of Cosines",  # hypot(a - b, sqrt(4*a*b)*sin(C/2)): no underflow, no cancellation
+    "NMSE example 3.9",  # 1/x - 1/tan(x): its series near 0, guarded
+])
+def test_hamming_and_herbie_cases_reach_under_one_bit(name: str) -> None:
+    if name not in FPBENCH:
+        pytest.skip("reference corpora not found (set EQSAT_CORPORA)")
+    record = FPBENCH[name]
+    result = eqsat.stabilize_report(record["input"], record.get("pre"))
+    assert result.bits_after < 1.1 < 10 < result.bits_before, result.expr
+    if not result.regimes:  # (a series branch is equal only to rounding: test_series.py)
+        assert_equivalent(result.original, result.expr, digits=400)
+    for text in record.get("expect") or []:  # as accurate as the experts' rewrites
+        assert result.bits_after <= mean_bits(parse(text), result.sample) + 0.5
+
+
+def test_a_regime_is_reported_and_shaded(tmp_path: Path) -> None:
+    image = tmp_path / "regimes.png"
+    done = run_cli("stabilize", "1/x - 1/tan(x)", "--domain", "x != 0", "--plot", str(image))
+    assert done.returncode == 0, done.stderr
+    assert "where(abs(x) < " in done.stdout
+    line = next(s for s in done.stderr.splitlines() if s.startswith("regimes in x:"))
+    low, high = (float(v) for v in line.split("at ")[1].split(", "))
+    assert low == -high and 1e-4 < high < 1  # the series' radius, on both sides of 0
+    assert image.read_bytes().startswith(b"\x89PNG")

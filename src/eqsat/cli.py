@@ -255,6 +255,8 @@ def _stabilize(args: argparse.Namespace) -> int:
     print(_shown(result.expr, args))
     print(f"bits of error ({result.sample.dtype}, {result.sample.size} points): "
           f"{result.bits_before:.2f} before, {result.bits_after:.2f} after", file=sys.stderr)
+    for line in result.regime_lines():
+        print(line, file=sys.stderr)
     if args.report:
         print(result.report, file=sys.stderr)
     if args.plot:

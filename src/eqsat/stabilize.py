@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -25,11 +26,12 @@ from .extract.accuracy import (
     mean_bits,
     sample,
 )
-from .extract.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, refine
+from .extract.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
 from .extract.search import Candidate, better, most_accurate
 from .inputs import ExprInput, to_expr
 from .limits import Budget, Limits
 from .normal import normalise
+from .printing import abbreviated
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .shape import is_tensor
@@ -55,9 +57,22 @@ class Stabilized:
     def rules_fired(self) -> dict[str, int]:
         return {name: n for name, n in self.report.rule_matches.items() if n}
 
+    @property
+    def regimes(self) -> dict[str, list[float]]:
+        """For each variable the result branches on, where its branches change."""
+        found = {name: edges(self.expr, name) for name in sorted(self.sample.values)}
+        return {name: at for name, at in found.items() if at}
+
+    def regime_lines(self) -> list[str]:
+        """One line per variable the result branches on: where its branches change."""
+        return [f"regimes in {name}: branches change at {', '.join(f'{v:.3g}' for v in at)}"
+                for name, at in self.regimes.items()]
+
     def __str__(self) -> str:
-        return (f"{self.expr}\n  bits of error ({self.sample.dtype}, {self.sample.size} "
-                f"points): {self.bits_before:.2f} -> {self.bits_after:.2f}")
+        lines = [f"{self.expr}", f"  bits of error ({self.sample.dtype}, {self.sample.size} "
+                 f"points): {self.bits_before:.2f} -> {self.bits_after:.2f}"]
+        lines += [f"  {line}" for line in self.regime_lines()]
+        return "\n".join(lines)
 
 
 def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
@@ -180,6 +195,17 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
 
 
+def _regime_spans(result: Stabilized, name: str, where: np.ndarray, axis: np.ndarray,
+                  ranked: bool) -> list[tuple[float, float]]:
+    """The plotted ranges between the points where the result's branches change."""
+    at = result.regimes.get(name, [])
+    if not at:
+        return []
+    placed = [float(v) for v in float_ordinals(np.array(at), "float64")] if ranked else at
+    bounds = [float(np.min(where)), *placed, float(np.max(where))]
+    return [(low, high) for low, high in itertools.pairwise(bounds) if low < high]
+
+
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
                  ranges: Mapping[str, tuple[float, float]]) -> dict[str, list[str]]:
     """The assumptions plus the signs the domain gives (x in 1e-9..1e-3 is positive), so that
@@ -226,11 +252,15 @@ def plot_error(result: Stabilized, path: str | Path) -> Path:
     figure, ax = plt.subplots(figsize=(7, 4))
     for expr, label, marker in ((result.original, "before", "o"), (result.expr, "after", "x")):
         ax.scatter(where, bits_at(expr, result.sample), s=12, marker=marker,
-                   label=f"{label}: {expr} ({mean_bits(expr, result.sample):.2f} bits)")
+                   label=f"{label}: {abbreviated(expr, width=48)} "
+                         f"({mean_bits(expr, result.sample):.2f} bits)")
     if ranked:
         order = np.argsort(where)
         ticks = order[np.linspace(0, len(order) - 1, 5).astype(int)]
         ax.set_xticks(where[ticks], [f"{value:.0e}" for value in axis[ticks]])
+    for k, (low, high) in enumerate(_regime_spans(result, names[0], where, axis, ranked)):
+        ax.axvspan(low, high, color="tab:gray", alpha=0.08 if k % 2 else 0.18, lw=0,
+                   label="regimes (branches of the result)" if k == 0 else None)
     ax.set_xlabel(names[0] + (" (placed by rank among the floats)" if ranked else ""))
     ax.set_ylabel(f"bits of error ({result.sample.dtype})")
     ax.legend(fontsize="small")

@@ -228,3 +228,25 @@ def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
                 high = middle
         moved.append(float(float_from_ordinals([high], points.dtype)[0]))
     return replace(regimes, thresholds=tuple(moved))
+
+
+def edges(expr: Expr, name: str) -> list[float]:
+    """Where the branches of an expression (its where(...) on comparisons of the variable
+    with numbers: x < t, |x| < r, t < x) change along that variable, in order."""
+    found: set[float] = set()
+    for node in postorder(expr):
+        if node.op != "where" or node.args[0].op != "lt":
+            continue
+        left, right = node.args[0].args
+        for side, other in ((left, right), (right, left)):
+            if other.is_number:
+                value = float(other.number)
+            elif other.op == "neg" and other.args[0].is_number:
+                value = -float(other.args[0].number)
+            else:
+                continue
+            if side.is_symbol and side.name == name:
+                found.add(value)
+            elif side.op == "abs" and side.args[0].is_symbol and side.args[0].name == name:
+                found.update((value, -value))
+    return sorted(found)
