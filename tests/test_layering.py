@@ -92,7 +92,7 @@ LAYERS: list[tuple[str, set[str]]] = [
                     "watchdog"}),
     ("terms", {"ops", "expr", "shape", "parse", "printing", "display", "numeric",
                "sympy_bridge", "arguments", "inputs"}),
-    ("algebra", {"normal", "solving.poly", "solving.linear"}),
+    ("algebra", {"normal", "intervals", "solving.poly", "solving.linear"}),
     ("egglog terms", {"egglog_terms", "shape_analysis"}),
     ("rules", {"rules", "rules.*", "derivative"}),
     ("e-graph", {"analysis", "egraph", "engines"}),

@@ -328,6 +328,13 @@ class Session:
         _run(self.egraph, *commands)
         return self._names[expr]
 
+    def add_facts(self, expr: Expr, facts: Iterable[str]) -> None:
+        """Put a term in the e-graph with sign facts known of it (from a domain's bounds),
+        for the guards that ask about it and the analysis that builds on it."""
+        name = self.add(expr)
+        _run(self.egraph, *(bindings.ActionCommand(t.action(t.call(fact, t.var(name))))
+                            for fact in sorted(facts) if fact in SIGN_FACTS))
+
     def _variable_bit(self, name: str) -> list[object]:
         """The symbol's bit for `free of` guards; past 62 symbols they share one bit, which
         only makes `free of` more cautious."""

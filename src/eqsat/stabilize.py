@@ -29,6 +29,7 @@ from .extract.accuracy import (
 from .extract.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
 from .extract.search import Candidate, better, most_accurate
 from .inputs import ExprInput, to_expr
+from .intervals import proven_facts
 from .limits import Budget, Limits
 from .normal import normalise
 from .printing import abbreviated
@@ -110,7 +111,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         raise EqsatError("stabilize_report measures the error of scalar expressions; for "
                          "tensors, stabilize picks the stable forms by the rules")
     names = sorted(s.name for s in given.free_symbols())
-    start = to_expr(given, _with_domain(assume, domain_bounds(domain, names)))
+    ranges = domain_bounds(domain, names)
+    start = to_expr(given, _with_domain(assume, ranges))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
     # true values at raised precision can be slow (huge powers): at most half the time
     points_ = sample(start, domain, points, dtype, seed,
@@ -123,7 +125,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
         """A fresh e-graph from the most accurate form so far."""
         nonlocal tried
-        found, measured, report = _round(best.expr, rules, limits, points_, model)
+        found, measured, report = _round(best.expr, rules, limits, points_, model, ranges)
         tried += len(measured)
         forms.update((c.expr, c.bits) for c in measured)
         if not better(found, best, min(best.bits, before)):
@@ -150,11 +152,15 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
 
 
 def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
-           model: CostModel) -> tuple[Candidate, list[Candidate], RunReport]:
-    """One fresh e-graph from expr: saturate, then the accuracy-guided search."""
+           model: CostModel, ranges: Mapping[str, tuple[float, float]]
+           ) -> tuple[Candidate, list[Candidate], RunReport]:
+    """One fresh e-graph from expr, its subterms with the signs the domain's bounds prove
+    (intervals.py): saturate, then the accuracy-guided search."""
     entered = time.perf_counter()
     with engine(rules).session(rulesets=RULESETS) as session:
         handle = session.add(expr)
+        for subterm, facts in proven_facts(expr, ranges).items() if ranges else ():
+            session.add_facts(subterm, facts)
         report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
         snapshot = session.snapshot([handle])
         extractor = TreeExtractor(snapshot, model, session.symbol)
