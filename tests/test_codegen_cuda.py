@@ -122,3 +122,29 @@ def test_cli_compile_cupy(tmp_path: Path) -> None:
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "expm1f(x)" in target.read_text()
+
+
+@needs_gxx
+def test_regimes_become_branches_and_each_element_takes_one(tmp_path: Path) -> None:
+    # a stabilized regime: a series near 0, the exact form elsewhere
+    kernel = eqsat.compile("1/x - 1/tan(x)", ["x"], target="cupy", dtype="float64",
+                           optimize="stabilize")
+    assert kernel.outputs[0].op == "where"
+    body = kernel.source.split("kernel_body(")[1].split("\n}\n")[0]
+    branch, other = body.split("} else {")
+    assert "if (" in branch and "tan(x)" not in branch  # the series alone
+    assert "tan(x)" in other  # the exact form alone
+    source = tmp_path / "body.cpp"
+    source.write_text(kernel.source)
+    library = tmp_path / "body.so"
+    done = subprocess.run(["g++", "-x", "c++", "-O1", "-shared", "-fPIC", str(source), "-o",
+                           str(library)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    run = ctypes.CDLL(str(library)).kernel_body
+    run.restype = None
+    run.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double)]
+    for x in (1e-300, -1e-9, 3e-3, -0.5, 2.0, 1e10):
+        out = ctypes.c_double()
+        run(x, ctypes.byref(out))
+        want = float(eqsat.evaluate(kernel.outputs[0], x=np.float64(x)))
+        assert np.isclose(out.value, want, rtol=1e-14, atol=0), (x, out.value, want)

@@ -107,31 +107,79 @@ def header(outputs: Sequence[Expr], dtype: str, helpers: set[str]) -> list[str]:
 
 def device_body(outputs: Sequence[Expr], args: Sequence[str], name: str,
                 dtype: str) -> tuple[list[str], set[str]]:
-    """`name_body`: the per-element __device__ function, and the helpers it calls."""
-    printer = CudaPrinter(dtype)
-    order: list[Expr] = []
-    for output in outputs:
-        order += [n for n in postorder(output) if n not in order]
-    names: dict[Expr, str] = {}
-    body: list[str] = []
-    helpers: set[str] = set()
-    for node in order:
-        if node.is_symbol:
-            names[node] = node.name
-        elif not node.free_symbols():
-            names[node] = _literal(float(numeric.evaluate(node, {})), dtype)
-        else:
-            names[node] = f"_t{len(body)}"
-            text = printer.node(node, [names[a] for a in node.args])
-            if node.op in _HELPERS:
-                helpers.add(node.op)
-            body.append(f"    const T {names[node]} = {text};  /* {abbreviated(node)} */")
-    results = [f"    *out{k} = {names[o]};" for k, o in enumerate(outputs)]
+    """`name_body`: the per-element __device__ function, and the helpers it calls. A
+    where(c, a, b) is an if/else: each branch computes, in its own block, what it needs that
+    is not computed yet, so an element takes only its branch's work (a regime's series or
+    the exact form, not both)."""
+    body = _Body(CudaPrinter(dtype), dtype)
+    computed: dict[Expr, str] = {}
+    results = [f"    *out{k} = {body.emit(o, computed, '    ')};" for k, o in enumerate(outputs)]
     inputs = ", ".join(f"T {a}" for a in args)
     pointers = ", ".join(f"T* out{k}" for k in range(len(outputs)))
     lines = ["", f'extern "C" __device__ void {name}_body({inputs}{", " if args else ""}'
-                 f"{pointers}) {{", *body, *results, "}", ""]
-    return lines, helpers
+                 f"{pointers}) {{", *body.lines, *results, "}", ""]
+    return lines, body.helpers
+
+
+class _Body:
+    """The statements of a device body, written block by block."""
+
+    def __init__(self, printer: CudaPrinter, dtype: str) -> None:
+        self.printer, self.dtype = printer, dtype
+        self.lines: list[str] = []
+        self.helpers: set[str] = set()
+        self.count = 0
+
+    def emit(self, root: Expr, computed: dict[Expr, str], indent: str) -> str:
+        """Statements computing root (and what it needs that `computed` lacks) at this
+        indent; returns the name of its value. A branch's own values stay in its block; what
+        is needed whatever the branches decide and does not wait on one comes first, so that a
+        branch finds it computed."""
+        needed = _unconditional(root)
+        branching: set[Expr] = set()  # a where, or a term over one
+        for node in needed:
+            if node.op == "where" or any(a in branching for a in node.args):
+                branching.add(node)
+        for node in [*(n for n in needed if n not in branching),
+                     *(n for n in needed if n in branching)]:
+            if node in computed:
+                continue
+            if node.is_symbol:
+                computed[node] = node.name
+            elif not node.free_symbols():
+                computed[node] = _literal(float(numeric.evaluate(node, {})), self.dtype)
+            elif node.op == "where":
+                computed[node] = self._branches(node, computed, indent)
+            else:
+                computed[node] = self._fresh()
+                text = self.printer.node(node, [computed[a] for a in node.args])
+                if node.op in _HELPERS:
+                    self.helpers.add(node.op)
+                self.lines.append(f"{indent}const T {computed[node]} = {text};  "
+                                  f"/* {abbreviated(node)} */")
+        return computed[root]
+
+    def _branches(self, node: Expr, computed: dict[Expr, str], indent: str) -> str:
+        condition, when_true, when_false = node.args
+        test = self.emit(condition, computed, indent)
+        name = self._fresh()
+        self.lines.append(f"{indent}T {name};  /* {abbreviated(node)} */")
+        self.lines.append(f"{indent}if ({test} != 0) {{")
+        value = self.emit(when_true, dict(computed), indent + "    ")
+        self.lines += [f"{indent}    {name} = {value};", f"{indent}}} else {{"]
+        value = self.emit(when_false, dict(computed), indent + "    ")
+        self.lines += [f"{indent}    {name} = {value};", f"{indent}}}"]
+        return name
+
+    def _fresh(self) -> str:
+        self.count += 1
+        return f"_t{self.count - 1}"
+
+
+def _unconditional(root: Expr) -> list[Expr]:
+    """The subterms root needs whatever its branches decide, in postorder, a where a leaf
+    (its condition, then each branch in its own block, are emitted with it)."""
+    return postorder(root, lambda node: node.op != "where")
 
 
 def _parameters(args: Sequence[str]) -> str:
@@ -211,9 +259,6 @@ class CudaPrinter(Printer[str]):
 
     def _print_neg(self, node: Expr, args: list[str]) -> str:
         return f"-{args[0]}"
-
-    def _print_where(self, node: Expr, args: list[str]) -> str:
-        return f"{args[0]} != 0 ? {args[1]} : {args[2]}"
 
     def _print_pow(self, node: Expr, args: list[str]) -> str:
         if node.args[1].is_number and node.args[1].number == 2:
