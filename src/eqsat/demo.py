@@ -57,6 +57,8 @@ _STABILIZE: list[tuple[str, str | None]] = [
     ("1 - cos(x)", "abs(x) < 0.01"),
     ("log(exp(a) + exp(b))", None),
     ("exp(x) / (exp(x) - 1)", "x != 0"),
+    ("cos(x + eps) - cos(x)", None),
+    ("atan(N + 1) - atan(N)", None),
 ]
 
 _USER_RULES = """\
@@ -194,6 +196,9 @@ def run_demo() -> None:
         where = f" on {domain}" if domain else ""
         print(f"  {text:26} ->  {stable.expr!s:28} {stable.bits_before:5.1f} -> "
               f"{stable.bits_after:4.1f} bits{where}")
+    regime = stabilize_report("1/x - 1/tan(x)", "x != 0")  # a series near 0, guarded
+    print(f"  {'1/x - 1/tan(x)':26} ->  {regime.bits_before:.1f} -> {regime.bits_after:.1f} bits "
+          f"on x != 0, in regimes:\n    {regime.expr}\n    ({regime.regime_lines()[0]})")
 
     _heading("compile: one NumPy line per shared subterm, run over cache-sized tiles in threads")
     kernel = compile(["exp(x) - 1 + sin(x)*y", "sin(x)^2*y"], optimize="stabilize")
