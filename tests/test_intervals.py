@@ -48,3 +48,14 @@ def test_a_guard_on_a_compound_term_fires_on_a_domain() -> None:
     # sqrt(a^2) => a needs a >= 0: for x - 1, only the domain says so
     assert str(eqsat.stabilize("sqrt((x - 1)^2)", {"x": (2, 3)})) == "x - 1"
     assert str(eqsat.stabilize("sqrt((x - 1)^2)")) == "abs(x - 1)"
+
+
+def test_declared_signs_narrow_the_points_and_the_bounds() -> None:
+    x = eqsat.symbols("x", positive=True)
+    result = eqsat.stabilize_report(eqsat.sqrt((x + 2) ** 2))
+    assert str(result.expr) == "x + 2"  # no branch for negative x, which is never sampled
+    assert result.sample.values["x"].min() > 0
+    narrowed = eqsat.stabilize_report("sqrt((x + 1)^2)", "x < 5", assume={"x": "nonnegative"})
+    assert str(narrowed.expr) == "x + 1" and narrowed.sample.values["x"].max() < 5
+    # positive x says nothing of the sign of x - 1
+    assert str(eqsat.stabilize("sqrt((x - 1)^2)", assume={"x": "positive"})) == "abs(x - 1)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -114,6 +115,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     ranges = domain_bounds(domain, names)
     start = to_expr(given, _with_domain(assume, ranges))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
+    ranges = _with_assumptions(ranges, start)
+    domain = _sampled(domain, start, dtype)  # where the assumptions hold, too
     # true values at raised precision can be slow (huge powers): at most half the time
     points_ = sample(start, domain, points, dtype, seed,
                      deadline=time.perf_counter() + limits.seconds / 2)
@@ -159,7 +162,7 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
     entered = time.perf_counter()
     with engine(rules).session(rulesets=RULESETS) as session:
         handle = session.add(expr)
-        for subterm, facts in proven_facts(expr, ranges).items() if ranges else ():
+        for subterm, facts in proven_facts(expr, ranges).items():
             session.add_facts(subterm, facts)
         report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
         snapshot = session.snapshot([handle])
@@ -210,6 +213,46 @@ def _regime_spans(result: Stabilized, name: str, where: np.ndarray, axis: np.nda
     placed = [float(v) for v in float_ordinals(np.array(at), "float64")] if ranked else at
     bounds = [float(np.min(where)), *placed, float(np.max(where))]
     return [(low, high) for low, high in itertools.pairwise(bounds) if low < high]
+
+
+def _with_assumptions(ranges: Mapping[str, tuple[float, float]], expr: Expr
+                      ) -> dict[str, tuple[float, float]]:
+    """The domain's ranges narrowed by the symbols' declared signs (positive: from 0 on)."""
+    narrowed = dict(ranges)
+    for found in expr.free_symbols():
+        low, high = narrowed.get(found.name, (-math.inf, math.inf))
+        if found.assumptions & {"positive", "nonnegative"}:
+            low = max(low, 0.0)
+        if "negative" in found.assumptions:
+            high = min(high, 0.0)
+        narrowed[found.name] = (low, high)
+    return narrowed
+
+
+def _sampled(domain: Domain, expr: Expr, dtype: str) -> Domain:
+    """The domain, narrowed to where the symbols' declared signs hold: the points are drawn
+    there, as the result need equal the input only there."""
+    signs = {s.name: s.assumptions & {"positive", "nonnegative", "negative"}
+             for s in expr.free_symbols()}
+    signs = {name: held for name, held in signs.items() if held}
+    if not signs:
+        return domain
+    if isinstance(domain, str):
+        words = {"positive": "> 0", "nonnegative": ">= 0", "negative": "< 0"}
+        return " and ".join([f"({domain})", *(f"{name} {words[sign]}" for name, held in
+                                              sorted(signs.items()) for sign in sorted(held))])
+    ranges = dict(domain or {})
+    tiny = float(np.finfo(np.float32 if dtype == "float32" else np.float64).smallest_subnormal)
+    for name, held in signs.items():
+        low, high = ranges.get(name, (-math.inf, math.inf))
+        if "positive" in held:
+            low = max(low, tiny)
+        if "nonnegative" in held:
+            low = max(low, 0.0)
+        if "negative" in held:
+            high = min(high, -tiny)
+        ranges[name] = (low, high)
+    return ranges
 
 
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
