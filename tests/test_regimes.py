@@ -8,7 +8,7 @@ import numpy as np
 
 import eqsat
 from eqsat.extract.accuracy import mean_bits, sample
-from eqsat.extract.regimes import best_regimes
+from eqsat.extract.regimes import best_regimes, refine
 
 DOMAIN = {"x": (-1e3, 1e3), "eps": (1e-6, 1e-3)}
 SUBTRACTED = eqsat.parse("x - sqrt(x^2 - eps)")  # cancels for large positive x
@@ -44,3 +44,21 @@ def test_the_branched_form_equals_the_function_at_every_point() -> None:
 def test_one_form_that_wins_everywhere_needs_no_branches() -> None:
     points = sample(eqsat.parse("log(1 + x)"), {"x": (-0.5, 1.0)}, 256, seed=0)
     assert best_regimes([eqsat.parse("log1p(x)"), eqsat.parse("log(1 + x)")], points) is None
+
+
+def test_a_threshold_is_bisected_between_its_two_samples() -> None:
+    points = sample(SUBTRACTED, DOMAIN, 256, seed=0)
+    found = best_regimes([SUBTRACTED, RATIONALISED], points)
+    assert found is not None
+    moved = refine(found, SUBTRACTED, points)
+    x = points.values["x"]
+    below = x[x < found.thresholds[0]].max()
+    above = x[x >= found.thresholds[0]].min()
+    assert below < moved.thresholds[0] <= above  # still between the same two samples
+    assert mean_bits(moved.expr(), points) <= mean_bits(found.expr(), points)
+    # at the new threshold the right form is at least as accurate as the left one
+    edge = {"x": moved.thresholds[0], "eps": 1e-6}
+    exact = mpmath.mpf(edge["x"]) - mpmath.sqrt(mpmath.mpf(edge["x"]) ** 2 -
+                                                 mpmath.mpf(edge["eps"]))
+    right = eqsat.evaluate(RATIONALISED, x=np.float64(edge["x"]), eps=np.float64(1e-6))
+    assert abs(float(right) - float(exact)) <= 1e-12 * abs(float(exact))

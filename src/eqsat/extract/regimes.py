@@ -196,38 +196,57 @@ def _between(low: float, high: float) -> float:
 
 
 def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
-    """Each threshold of a one-variable expression moved, by bisection over the floats
-    between the sampled values on either side of it, to where the form on its right starts
-    to be at least as accurate as the one on its left (as Herbie's regimes search the
-    boundary). Other expressions keep the thresholds they have."""
-    if len(points.values) != 1:
+    """Each threshold moved, by bisection over the floats between the sampled values on
+    either side of it, to where the form on its right starts to be at least as accurate as
+    the one on its left (as Herbie's regimes search the boundary). The other variables keep
+    the values of those two sampled points; the forms are compared on their total error
+    there."""
+    name = regimes.variable.name
+    if name not in points.values:
         return regimes
-    (name, values), = points.values.items()
+    values = points.values[name]
     moved = []
     for k, threshold in enumerate(regimes.thresholds):
-        below, above = values[values < threshold], values[values >= threshold]
+        below, above = np.flatnonzero(values < threshold), np.flatnonzero(values >= threshold)
         if not below.size or not above.size:
             moved.append(threshold)
             continue
-        low, high = float_ordinals(np.array([below.max(), above.min()]), points.dtype)
+        rows = [int(below[np.argmax(values[below])]), int(above[np.argmin(values[above])])]
+        low, high = float_ordinals(values[rows], points.dtype)
         left, right = regimes.forms[k], regimes.forms[k + 1]
         for _ in range(REFINE_STEPS):
             if high - low <= 1:
                 break
             middle = (low + high) // 2
             value = float(float_from_ordinals([middle], points.dtype)[0])
-            truth = true_value(original, {name: value}, points.dtype)
-            if truth is None:  # undefined there: either side will do
-                low = middle
-                continue
-            one = Sample({name: np.array([value], dtype=values.dtype)},
-                         np.array([truth], dtype=values.dtype), points.dtype)
-            if bits_at(left, one)[0] <= bits_at(right, one)[0]:
+            if _left_wins(left, right, original, points, rows, name, value):
                 low = middle
             else:
                 high = middle
         moved.append(float(float_from_ordinals([high], points.dtype)[0]))
     return replace(regimes, thresholds=tuple(moved))
+
+
+def _left_wins(left: Expr, right: Expr, original: Expr, points: Sample, rows: list[int],
+               name: str, value: float) -> bool:
+    """Whether the left form's error is at most the right one's at value, the other
+    variables as at the rows (where the original is defined: if nowhere, either will do)."""
+    float_type = points.truth.dtype.type
+    found: dict[str, list[float]] = {n: [] for n in points.values}
+    truths = []
+    for row in rows:
+        point = {n: float(v[row]) for n, v in points.values.items()}
+        point[name] = value
+        truth = true_value(original, point, points.dtype)
+        if truth is not None:
+            truths.append(truth)
+            for n in found:
+                found[n].append(point[n])
+    if not truths:
+        return True
+    near = Sample({n: np.array(v, dtype=float_type) for n, v in found.items()},
+                  np.array(truths, dtype=float_type), points.dtype)
+    return float(np.sum(bits_at(left, near))) <= float(np.sum(bits_at(right, near)))
 
 
 def edges(expr: Expr, name: str) -> list[float]:
