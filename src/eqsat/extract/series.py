@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,6 +31,8 @@ PRECISION = 8  # exponents known past the leading one (of the variable, or of 1/
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms
 MAX_NODES = 60  # larger inputs are not expanded (their coefficients grow too fast)
 MAX_COEFFICIENT_OPS = 400  # a coefficient larger than this stops an expansion
+MAX_PRODUCT_TERMS = 2000  # terms of a product of two coefficients, expanded
+_DEADLINE: ContextVar[float] = ContextVar("series_deadline", default=math.inf)
 POINTS = ("0", "+inf", "-inf")
 TRUST_BITS = 2.0  # bits of error a series may have where it stands in for the expression
 TRUST_ROWS = 8  # sampled values of the other variables its radius is checked at
@@ -65,7 +68,10 @@ class Series:
 
 
 def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
-    """The terms below order whose coefficients are not zero (expanded, checked)."""
+    """The terms below order whose coefficients are not zero (expanded, checked), by the
+    expansion's deadline."""
+    if time.perf_counter() > _DEADLINE.get():
+        raise NoSeries("out of time")
     kept = {}
     for power, value in coefficients.items():
         if power >= order:
@@ -103,6 +109,8 @@ def mul(a: Series, b: Series) -> Series:
     total: dict[Fraction, Any] = {}
     for pa, va in a.coefficients.items():
         for pb, vb in b.coefficients.items():
+            if len(sympy.Add.make_args(va)) * len(sympy.Add.make_args(vb)) > MAX_PRODUCT_TERMS:
+                raise NoSeries("a product of coefficients would grow too large")
             if pa + pb < order:
                 total[pa + pb] = total.get(pa + pb, 0) + va * vb
     return _kept(total, order)
@@ -131,8 +139,13 @@ def compose(f: Callable[[Any], Any], inner: Series) -> Series:
     total: dict[Fraction, Any] = {}
     power = constant(1)
     for k in range(_steps(order, Fraction(0), step) + 1):
+        if sympy.count_ops(derivative) > MAX_COEFFICIENT_OPS:
+            raise NoSeries("a derivative grew too large")
         coefficient = derivative.subs(z, a0) / math.factorial(k)
         for p, v in power.coefficients.items():
+            if len(sympy.Add.make_args(coefficient)) * len(sympy.Add.make_args(v)) > \
+                    MAX_PRODUCT_TERMS:
+                raise NoSeries("a product of coefficients would grow too large")
             if p < order:
                 total[p] = total.get(p, 0) + coefficient * v
         power = mul(power, rest)
@@ -172,7 +185,11 @@ def power(base: Series, exponent: Any, positive_side: bool) -> Series:
 def expand(expr: Expr, variable: str, at: str, deadline: float = math.inf) -> Series:
     """expr's series in t, where x = t (at "0"), x = 1/t ("+inf") or x = -1/t ("-inf"),
     computed by time.perf_counter() = deadline (else NoSeries)."""
-    return _Expander(variable, at, deadline).series(expr)
+    token = _DEADLINE.set(deadline)
+    try:
+        return _Expander(variable, at, deadline).series(expr)
+    finally:
+        _DEADLINE.reset(token)
 
 
 NON_ANALYTIC = {"abs", "sign", "min", "max", "where"}
