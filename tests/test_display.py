@@ -217,3 +217,22 @@ def test_a_rope_answers_one_character_prefixes_only() -> None:
     assert rope.startswith("-") and not rope.startswith("x") and str(rope) == "-x)"
     with pytest.raises(ValueError, match="one character"):
         rope.startswith("-x")
+
+
+def test_a_comment_per_subterm_is_the_start_of_its_text() -> None:
+    from eqsat.expr import postorder
+    from eqsat.printing import Abbreviations, abbreviated, to_text
+
+    chain = eqsat.parse("x")
+    for i in range(400):  # deep enough that printing each subterm whole would be quadratic
+        chain = eqsat.sin(chain) + eqsat.parse(f"y{i % 7}") if i % 2 else chain * 3
+    comment = Abbreviations(width=40)
+    for node in postorder(chain)[::37]:
+        full = to_text(node)
+        shown = comment(node)
+        assert shown == (full if len(full) <= 40 else full[:37] + "...")
+        if len(full) <= 40:
+            assert shown == abbreviated(node, width=40)
+    assert comment(chain).endswith("...")
+    assert len(comment.done) == len(postorder(chain))  # each subterm made once, kept short
+    assert max(len(text) for text, _ in comment.done.values()) <= 4 * 40

@@ -112,7 +112,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                           before if expanded is start else measure(expanded))
     best, complete = expanded, False
     if query.reduce:
-        normalised = normalise(expanded, measure)
+        normalised = normalise(expanded, model.remembering_tree_cost(), budget.deadline)
         best, complete = normalised.forms[0], normalised.complete
     best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     best = display_order(best)
@@ -141,6 +141,7 @@ class _Query:
         """One fresh e-graph from the best term so far (and whether its normal forms are
         complete), unless the term is already the answer or would not fit in the time."""
         best, complete = state
+        deadline = time.perf_counter() + limits.seconds  # this round's share of the limit
         if not best.args:  # no term costs less than a number or a symbol: no rule need run
             return Round(state, done=True, stop=StopReason.OPTIMAL)
         nodes = postorder(best)
@@ -156,7 +157,7 @@ class _Query:
         if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
             return Round(state, report, done=True)
         if self.reduce:
-            normalised = normalise(found, self.measure)
+            normalised = normalise(found, self.model.remembering_tree_cost(), deadline)
             found, complete = normalised.forms[0], normalised.complete
         if self.measure(found) >= self.measure(best):  # no better: the next round would
             return Round(state, report, done=True)     # start from the same term

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,16 +81,21 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
 def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
                 costs: Mapping[str, float], sizes: Mapping[str, int]) -> list[Expr]:
     """Each output simplified as simplify does (normal forms, rounds of rules) with the
-    target's op costs, by DAG cost; then all in one e-graph, extracted together (shared
-    subterms once). The time limit covers both."""
+    target's op costs, by DAG cost, in half the time limit; then, for several outputs, all
+    in one e-graph, extracted together (shared subterms once) in the time left. The other
+    half leaves room for printing the program."""
     budget = Budget.start(limits)
-    tensors = any(is_tensor(e) for e in exprs)
-    model = TensorCost(costs, sizes) if tensors else CostModel(costs)
-    alone = [simplify_report(e, rules=rules, limits=budget.left(), cost="dag", costs=costs,
+    share = replace(limits, seconds=limits.seconds / 2 / len(exprs))
+    alone = [simplify_report(e, rules=rules, limits=share, cost="dag", costs=costs,
                              sizes=sizes).expr for e in exprs]
+    joint = budget.seconds_left() - limits.seconds / 2  # what is left for the shared pass
+    if len(alone) == 1 or joint <= 0:
+        return alone
+    tensors = any(is_tensor(e) for e in alone)
+    model = TensorCost(costs, sizes) if tensors else CostModel(costs)
     with engine(rules).session(tensors, ["simplify"]) as session:
         handles = [session.add(e) for e in alone]
-        report = session.run(["simplify"], budget.left())
+        report = session.run(["simplify"], replace(limits, seconds=joint))
         if report.stop_reason == StopReason.CONTRADICTION:
             return alone
         snapshot = session.snapshot(handles)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import operator
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -60,17 +61,20 @@ class Normalised:
     complete: bool
 
 
-def normalise(root: Expr, cost: Cost) -> Normalised:
+def normalise(root: Expr, cost: Cost, deadline: float = math.inf) -> Normalised:
     """Terms equal to root (where root is defined), cheapest first, root as written among
     them: each rational part (the whole term, and those inside function arguments) reduced
     to one fraction with common factors cancelled, then written expanded, collected,
     factored or split, whichever costs least. Cancelling a factor only removes points where
-    root is undefined. Tensor expressions are returned as they are."""
+    root is undefined. Tensor expressions are returned as they are, and so is root where
+    time.perf_counter() passes the deadline (not complete)."""
     if is_tensor(root):
         return Normalised([root], False)
     reducer = _Reducer(cost)
     folded = rebuild(root, _fold_numbers)  # x^(2 - 1) has an integer power
     for node in postorder(folded):
+        if time.perf_counter() > deadline:
+            return Normalised([root], False)
         if not is_rational_node(node):
             reducer.add_atom(node)
     if not is_rational_node(folded):

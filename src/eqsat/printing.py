@@ -155,9 +155,31 @@ def to_text(root: Expr, budget: int = MAX_PRINTED_NODES) -> str:
 def abbreviated(*exprs: Expr, width: int = 60) -> str:
     """Expressions as text cut to `width` characters (in time that grows with the width,
     not the expressions), safe inside a C comment and a Python docstring."""
-    text = ", ".join(to_text(e, budget=width) for e in exprs)
+    return _cut(", ".join(to_text(e, budget=width) for e in exprs), width)
+
+
+def _cut(text: str, width: int) -> str:
     text = text.replace("*/", "* /").replace('"""', "'''")
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+class Abbreviations:
+    """abbreviated() for many subterms of one program (a comment per line): each subterm's
+    text is made once, from its arguments' texts kept to a few widths (which is enough to
+    make the first `width` characters exact), so a program of n nodes takes time in n."""
+
+    def __init__(self, width: int = 60) -> None:
+        self.width = width
+        self.kept = 4 * width
+        self.printer = TextPrinter()
+        self.done: dict[Expr, tuple[str, int]] = {}
+
+    def __call__(self, expr: Expr) -> str:
+        for node in postorder(expr, lambda n: n not in self.done):
+            if node not in self.done:
+                text, precedence = self.printer.node(node, [self.done[a] for a in node.args])
+                self.done[node] = (str(text)[: self.kept], precedence)
+        return _cut(self.done[expr][0], self.width)
 
 
 class Printer(Generic[R]):

@@ -141,7 +141,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     # the normal forms of its rational parts, where the rules did not reach them: measured,
     # and the rounds again from the best of them if it beats what they found
     normal = [Candidate(f, mean_bits(f, points_), model.tree_cost(f))
-              for f in normalise(start, model.tree_cost).forms if f not in forms]
+              for f in normalise(start, model.remembering_tree_cost()).forms if f not in forms]
     tried += len(normal)
     forms.update((c.expr, c.bits) for c in normal)
     leading = min(normal, key=lambda c: (c.bits, c.cost), default=None)

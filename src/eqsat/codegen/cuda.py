@@ -11,7 +11,7 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder
 from ..ops import COMPARISONS, OPS
-from ..printing import Printer, abbreviated
+from ..printing import Abbreviations, Printer, abbreviated
 from .numpy import MODULE_NAMES, check_python_names
 
 C_TYPES = {"float32": "float", "float64": "double"}
@@ -126,6 +126,7 @@ class _Body:
 
     def __init__(self, printer: CudaPrinter, dtype: str) -> None:
         self.printer, self.dtype = printer, dtype
+        self.comment = Abbreviations()
         self.lines: list[str] = []
         self.helpers: set[str] = set()
         self.count = 0
@@ -156,14 +157,14 @@ class _Body:
                 if node.op in _HELPERS:
                     self.helpers.add(node.op)
                 self.lines.append(f"{indent}const T {computed[node]} = {text};  "
-                                  f"/* {abbreviated(node)} */")
+                                  f"/* {self.comment(node)} */")
         return computed[root]
 
     def _branches(self, node: Expr, computed: dict[Expr, str], indent: str) -> str:
         condition, when_true, when_false = node.args
         test = self.emit(condition, computed, indent)
         name = self._fresh()
-        self.lines.append(f"{indent}T {name};  /* {abbreviated(node)} */")
+        self.lines.append(f"{indent}T {name};  /* {self.comment(node)} */")
         self.lines.append(f"{indent}if ({test} != 0) {{")
         value = self.emit(when_true, dict(computed), indent + "    ")
         self.lines += [f"{indent}    {name} = {value};", f"{indent}}} else {{"]

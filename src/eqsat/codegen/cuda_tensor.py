@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .. import numeric
 from ..expr import Expr, make, shaped_symbol
 from ..ops import OPS, TENSOR_OPS
-from ..printing import abbreviated
+from ..printing import Abbreviations, abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, shape_of
 from .cuda import (
     OPERAND,
@@ -48,10 +48,11 @@ class _Program:
     helpers: set[str] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
     count: int = 0  # kernels made
+    comment: Abbreviations = field(default_factory=Abbreviations)
 
     def temporary(self, text: str, node: Expr) -> str:
         target = f"_t{len(self.lines)}"
-        self.lines.append(f"    {target} = {text}  # {abbreviated(node)}")
+        self.lines.append(f"    {target} = {text}  # {self.comment(node)}")
         return target
 
     def kernel_name(self) -> str:

@@ -15,7 +15,7 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, symbol_names
 from ..ops import OPS, TENSOR_OPS
-from ..printing import abbreviated
+from ..printing import Abbreviations, abbreviated
 from .numpy import (
     MODULE_NAMES,
     NumpyPrinter,
@@ -115,6 +115,7 @@ def _dask_program(outputs: Sequence[Expr], args: Sequence[str], name: str,
              *(f"    {arg} = _as_dask_float({arg}{cast})" for arg in args)]
     names: dict[Expr, str] = {}
     helpers: set[str] = set()
+    comment = Abbreviations()
     for node in order:
         if node.is_symbol:
             names[node] = node.name
@@ -127,7 +128,7 @@ def _dask_program(outputs: Sequence[Expr], args: Sequence[str], name: str,
         if not OPS[node.op].numpy.startswith("np."):  # a helper of eqsat.numeric
             helpers.add(OPS[node.op].numpy)
         lines.append(f"    {names[node]} = {_PRINTER.tensor_call(node, arguments, dims)}"
-                     f"  # {abbreviated(node)}")
+                     f"  # {comment(node)}")
     lines.append(f"    return {', '.join(names[o] for o in outputs)}")
     definitions = ["", _AS_DASK_FLOAT, ""]
     for helper in sorted(helpers):

@@ -14,7 +14,7 @@ from .. import numeric
 from ..errors import EqsatError
 from ..expr import Expr, postorder, symbol_names
 from ..ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
-from ..printing import Printer, abbreviated
+from ..printing import Abbreviations, Printer, abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of
 from .tiling import CONSTANTS, RUNTIME
 
@@ -127,14 +127,14 @@ def _imports(body: str) -> list[str]:
     return head + standard + ([""] if standard else []) + arrays + ["import numpy as np", ""]
 
 
-def _statement(node: Expr, target: str, arguments: list[str]) -> str:
+def _statement(node: Expr, target: str, arguments: list[str], comment: str) -> str:
     """The line computing a node into target: out= for a ufunc; else its value assigned
     (into an output array's elements, or as the temporary's new value)."""
     call = _PRINTER.node(node, arguments)
     if node.op in _UFUNC_OUT:
-        return f"    {call[:-1]}, out={target})  # {abbreviated(node)}"
+        return f"    {call[:-1]}, out={target})  # {comment}"
     written = f"{target}[...]" if target.startswith("_out") else target
-    return f"    {written} = {call}  # {abbreviated(node)}"
+    return f"    {written} = {call}  # {comment}"
 
 
 def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[str],
@@ -147,6 +147,7 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
         if output.args and inputs[output]:
             targets.setdefault(output, f"_out{k}")
     buffers = _Buffers()
+    comment = Abbreviations()
     made: list[frozenset[str]] = []  # each temporary's inputs, in the order made
     names: dict[Expr, str] = {}
     body: list[str] = []
@@ -163,7 +164,7 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
             if not reused:
                 made.append(inputs[node])
         names[node] = target
-        body.append(_statement(node, target, [names[a] for a in node.args]))
+        body.append(_statement(node, target, [names[a] for a in node.args], comment(node)))
     for k, output in enumerate(outputs):  # a symbol, a constant, or an output named twice
         if names[output] != f"_out{k}":
             body.append(f"    _out{k}[...] = {names[output]}")
@@ -207,6 +208,7 @@ def _whole_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
     dims = dimension_names(args, outputs)
     lines = [f"def {name}({', '.join(args)}):",
              f'    """{abbreviated(*outputs, width=200)}"""', *head]
+    comment = Abbreviations()
     shapes: dict[frozenset[str], str] = {}
     for node in order:
         key = inputs[node]
@@ -233,7 +235,7 @@ def _whole_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
             names[node] = f"_t{buffers.count}"
             buffers.count += 1
             lines.append(f"    {names[node]} = {_PRINTER.tensor_call(node, arguments, dims)}"
-                         f"  # {abbreviated(node)}")
+                         f"  # {comment(node)}")
             continue
         target, reused = buffers.take(inputs[node])
         names[node] = target
@@ -241,7 +243,7 @@ def _whole_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
             shape = _shape_of(inputs[node], shapes)
             dtype = _dtype_of(inputs[node])  # comparisons too: 1.0 where true
             lines.append(f"    {target} = np.empty({shape}, {dtype})")
-        lines.append(_statement(node, target, arguments))
+        lines.append(_statement(node, target, arguments, comment(node)))
     lines.append(f"    return {', '.join(names[o] for o in outputs)}")
     return lines
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..expr import Expr, postorder
@@ -43,6 +43,20 @@ class CostModel:
         for node in postorder(expr):
             costs[node] = self.term_cost(node) + sum(costs[a] for a in node.args)
         return costs[expr]
+
+    def remembering_tree_cost(self) -> Callable[[Expr], float]:
+        """tree_cost that keeps every subterm's cost it has computed: many calls on terms
+        nested in one another (the normal forms measure each part, then the whole) take
+        time linear in their distinct subterms, not quadratic."""
+        memo: dict[Expr, float] = {}
+
+        def cost(expr: Expr) -> float:
+            for node in postorder(expr, lambda n: n not in memo):
+                if node not in memo:
+                    memo[node] = self.term_cost(node) + sum(memo[a] for a in node.args)
+            return memo[expr]
+
+        return cost
 
     def dag_cost(self, *exprs: Expr) -> float:
         """Each distinct subterm counted once, across all outputs."""

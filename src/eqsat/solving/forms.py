@@ -17,7 +17,7 @@ def quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:
     if value is not None:
         return display_order(ring.to_expr(numerator.scale(1 / value)))
     written = make("div", ring.to_expr(numerator), ring.to_expr(denominator))
-    return display_order(normalise(written, CostModel().tree_cost).forms[0])
+    return display_order(normalise(written, CostModel().remembering_tree_cost()).forms[0])
 
 
 def content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
