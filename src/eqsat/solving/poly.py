@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from ..errors import EqsatError
 from ..expr import Expr, make, number, postorder, symbol_names
@@ -104,22 +105,38 @@ class Poly:
         return Poly({_times(m, monomial): c for m, c in self.terms.items()})
 
     def exact_quotient(self, divisor: Poly) -> Poly:
-        """self / divisor, which must divide exactly (as in fraction-free elimination)."""
+        """self / divisor, which must divide exactly (as in fraction-free elimination), by
+        python-flint's exact division: both shifted to nonnegative exponents first (a
+        parameter may appear as d^-1), the shift given back to the quotient."""
+        from flint import fmpq, fmpq_mpoly_ctx
+
         if divisor.is_zero():
             raise EqsatError("division of a polynomial by zero")
-        order = _leading_order(divisor)
-        lead_m, lead_c = max(divisor.terms.items(), key=lambda t: order(t[0]))
-        remainder, quotient = Poly(dict(self.terms)), Poly()
-        while not remainder.is_zero():
-            m, c = max(remainder.terms.items(), key=lambda t: order(t[0]))
-            factor = _monomial_quotient(m, lead_m)
-            if factor is None:
-                raise EqsatError("internal error: a fraction-free elimination step did not "
-                                 "divide exactly")
-            step = Poly({factor: c / lead_c})
-            quotient = quotient + step
-            remainder = remainder - divisor * step
-        return quotient
+        variables = sorted(self.variables() | divisor.variables())
+        if not variables:
+            return Poly.constant(self.terms.get((), Fraction(0)) / divisor.terms[()])
+        low, low_divisor = self.lowest_exponents(), divisor.lowest_exponents()
+        context = fmpq_mpoly_ctx.get(tuple(f"v{k}" for k in range(len(variables))), "lex")
+
+        def to_flint(poly: Poly, shift: dict[int, int]) -> Any:
+            return context.from_dict({
+                tuple(dict(m).get(v, 0) - min(shift.get(v, 0), 0) for v in variables):
+                fmpq(Fraction(c).numerator, Fraction(c).denominator)
+                for m, c in poly.terms.items()})
+
+        try:
+            quotient = to_flint(self, low) / to_flint(divisor, low_divisor)
+        except (ZeroDivisionError, ValueError, ArithmeticError):
+            raise EqsatError("internal error: a fraction-free elimination step did not "
+                             "divide exactly") from None
+        shift = {v: min(low.get(v, 0), 0) - min(low_divisor.get(v, 0), 0) for v in variables}
+        terms: dict[Monomial, Fraction] = {}
+        for exponents, c in quotient.to_dict().items():
+            monomial = tuple((v, int(e) + shift[v]) for v, e in zip(variables, exponents,
+                                                                     strict=True)
+                             if int(e) + shift[v] != 0)
+            terms[monomial] = Fraction(int(c.p), int(c.q))
+        return Poly(terms)
 
     def substitute(self, index: int, value: Poly) -> Poly:
         """Replace one variable (nonnegative exponents) by a polynomial."""
@@ -140,26 +157,6 @@ def _times(m1: Monomial, m2: Monomial) -> Monomial:
     for i, e in m2:
         exps[i] = exps.get(i, 0) + e
     return tuple(sorted((i, e) for i, e in exps.items() if e != 0))
-
-
-def _monomial_quotient(m: Monomial, d: Monomial) -> Monomial | None:
-    exps = dict(m)
-    for i, e in d:
-        exps[i] = exps.get(i, 0) - e
-    if any(e < 0 for e in exps.values()):
-        return None
-    return tuple(sorted((i, e) for i, e in exps.items() if e != 0))
-
-
-def _leading_order(divisor: Poly) -> Callable[[Monomial], tuple[int, ...]]:
-    """A lexicographic monomial order over the variables that occur."""
-    variables = sorted(divisor.variables())
-
-    def key(m: Monomial) -> tuple[int, ...]:
-        exps = dict(m)
-        return (*tuple(exps.get(i, 0) for i in variables), sum(exps.values()))
-
-    return key
 
 
 class Ring:
