@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -31,6 +32,17 @@ def _all_ops_kernel(dtype: str) -> eqsat.Kernel:
     return eqsat.compile(ALL_OPS, NAMES, target="cupy", dtype=dtype, optimize=None)
 
 
+def _body_on_the_cpu(kernel: eqsat.Kernel, folder: Path) -> Any:
+    """The kernel's per-element body compiled as C++ by g++, loaded: kernel_body."""
+    source = folder / "body.cpp"
+    source.write_text(kernel.source)
+    library = folder / "body.so"
+    done = subprocess.run(["g++", "-x", "c++", "-O1", "-shared", "-fPIC", str(source), "-o",
+                           str(library)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return ctypes.CDLL(str(library)).kernel_body
+
+
 @needs_nvcc
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_nvcc_compiles_every_op(dtype: str, tmp_path: Path) -> None:
@@ -45,14 +57,8 @@ def test_nvcc_compiles_every_op(dtype: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_body_runs_on_the_cpu_and_matches_numpy(dtype: str, tmp_path: Path) -> None:
     kernel = _all_ops_kernel(dtype)
-    source = tmp_path / "body.cpp"
-    source.write_text(kernel.source)
-    library = tmp_path / "body.so"
-    done = subprocess.run(["g++", "-x", "c++", "-O1", "-shared", "-fPIC", str(source), "-o",
-                           str(library)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
     numpy_type, c_type = DTYPES[dtype]
-    body = ctypes.CDLL(str(library)).kernel_body
+    body = _body_on_the_cpu(kernel, tmp_path)
     body.restype = None
     outputs = [c_type() for _ in ALL_OPS]
     body.argtypes = [c_type] * 3 + [ctypes.POINTER(c_type)] * len(ALL_OPS)
@@ -134,13 +140,7 @@ def test_regimes_become_branches_and_each_element_takes_one(tmp_path: Path) -> N
     branch, other = body.split("} else {")
     assert "if (" in branch and "tan(x)" not in branch  # the series alone
     assert "tan(x)" in other  # the exact form alone
-    source = tmp_path / "body.cpp"
-    source.write_text(kernel.source)
-    library = tmp_path / "body.so"
-    done = subprocess.run(["g++", "-x", "c++", "-O1", "-shared", "-fPIC", str(source), "-o",
-                           str(library)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    run = ctypes.CDLL(str(library)).kernel_body
+    run = _body_on_the_cpu(kernel, tmp_path)
     run.restype = None
     run.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double)]
     for x in (1e-300, -1e-9, 3e-3, -0.5, 2.0, 1e10):
