@@ -228,7 +228,7 @@ class _Fraction:
         values: dict[Expr, tuple[Any, Any]] = {}
         for node in nodes:
             if node.is_number:
-                values[node] = (one * _flint_number(node.number), one)
+                values[node] = (one * flint_number(node.number), one)
             elif node.op == "sym" or not is_rational_node(node):
                 values[node] = (generators[keys.get(node, node)], one)
             else:
@@ -264,7 +264,7 @@ class _Fraction:
     def _radicals(self) -> dict[int, Any]:
         """For each atom sqrt(c) with c a positive number: its index, and c as a polynomial."""
         one = _one(self.num)
-        return {i: one * _flint_number(key.args[0].number) for i, key in enumerate(self.keys)
+        return {i: one * flint_number(key.args[0].number) for i, key in enumerate(self.keys)
                 if key.op == "sqrt" and key.args[0].is_number and key.args[0].number > 0}
 
     def _pairs(self, side: int) -> list[tuple[int, Any, int]]:
@@ -308,7 +308,7 @@ class _Fraction:
         """Each term of the top over the (monomial) bottom, reduced: (x^2 + 1)/x as x + 1/x."""
         found: Expr | None = None
         for exponents, value in _terms(self.num).items():
-            term = self.num.context().from_dict({exponents: _flint_number(abs(value))})
+            term = self.num.context().from_dict({exponents: flint_number(abs(value))})
             common = term.gcd(self.den)
             top = _expanded(term / common, self.atoms)
             bottom = self.den / common
@@ -353,7 +353,8 @@ def _lowered(poly: Any, squares: dict[int, Any]) -> Any:
     return result
 
 
-def _flint_number(value: Fraction) -> Any:
+def flint_number(value: Fraction) -> Any:
+    """A rational as python-flint's fmpq."""
     from flint import fmpq
 
     return fmpq(value.numerator, value.denominator)
@@ -423,7 +424,7 @@ def _normalised(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
                      math.gcd(*(c.numerator for c in coefficients)))
     if coefficients[0] < 0:
         scale = -scale
-    factor = _flint_number(scale)
+    factor = flint_number(scale)
     return num * factor, den * factor
 
 

@@ -115,7 +115,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     ranges = domain_bounds(domain, names)
     start = to_expr(given, _with_domain(assume, ranges))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
-    ranges = _with_assumptions(ranges, start)
+    ranges = _narrowed(ranges, _sign_ranges(start, 0.0))  # bounds for the intervals
     domain = _sampled(domain, start, dtype)  # where the assumptions hold, too
     # true values at raised precision can be slow (huge powers): at most half the time
     points_ = sample(start, domain, points, dtype, seed,
@@ -204,8 +204,8 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
 
 
-def _regime_spans(result: Stabilized, name: str, where: np.ndarray, axis: np.ndarray,
-                  ranked: bool) -> list[tuple[float, float]]:
+def _regime_spans(result: Stabilized, name: str, where: np.ndarray, ranked: bool
+                  ) -> list[tuple[float, float]]:
     """The plotted ranges between the points where the result's branches change."""
     at = result.regimes.get(name, [])
     if not at:
@@ -215,44 +215,41 @@ def _regime_spans(result: Stabilized, name: str, where: np.ndarray, axis: np.nda
     return [(low, high) for low, high in itertools.pairwise(bounds) if low < high]
 
 
-def _with_assumptions(ranges: Mapping[str, tuple[float, float]], expr: Expr
-                      ) -> dict[str, tuple[float, float]]:
-    """The domain's ranges narrowed by the symbols' declared signs (positive: from 0 on)."""
-    narrowed = dict(ranges)
+def _sign_ranges(expr: Expr, least: float) -> dict[str, tuple[float, float]]:
+    """Per symbol with a declared sign, the range it allows; least: the magnitude nearest 0
+    a strict sign (positive, negative) lets it take."""
+    ranges = {}
     for found in expr.free_symbols():
-        low, high = narrowed.get(found.name, (-math.inf, math.inf))
-        if found.assumptions & {"positive", "nonnegative"}:
-            low = max(low, 0.0)
-        if "negative" in found.assumptions:
-            high = min(high, 0.0)
-        narrowed[found.name] = (low, high)
+        held = found.assumptions
+        low = least if "positive" in held else 0.0 if "nonnegative" in held else -math.inf
+        high = -least if "negative" in held else math.inf
+        if (low, high) != (-math.inf, math.inf):
+            ranges[found.name] = (low, high)
+    return ranges
+
+
+def _narrowed(ranges: Mapping[str, tuple[float, float]],
+              by: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Each range intersected with the one `by` gives its name."""
+    narrowed = dict(ranges)
+    for name, (low, high) in by.items():
+        old_low, old_high = narrowed.get(name, (-math.inf, math.inf))
+        narrowed[name] = (max(low, old_low), min(high, old_high))
     return narrowed
 
 
 def _sampled(domain: Domain, expr: Expr, dtype: str) -> Domain:
     """The domain, narrowed to where the symbols' declared signs hold: the points are drawn
     there, as the result need equal the input only there."""
-    signs = {s.name: s.assumptions & {"positive", "nonnegative", "negative"}
-             for s in expr.free_symbols()}
-    signs = {name: held for name, held in signs.items() if held}
+    least = float(np.finfo(np.float32 if dtype == "float32" else np.float64).smallest_subnormal)
+    signs = _sign_ranges(expr, least)
     if not signs:
         return domain
-    if isinstance(domain, str):
-        words = {"positive": "> 0", "nonnegative": ">= 0", "negative": "< 0"}
-        return " and ".join([f"({domain})", *(f"{name} {words[sign]}" for name, held in
-                                              sorted(signs.items()) for sign in sorted(held))])
-    ranges = dict(domain or {})
-    tiny = float(np.finfo(np.float32 if dtype == "float32" else np.float64).smallest_subnormal)
-    for name, held in signs.items():
-        low, high = ranges.get(name, (-math.inf, math.inf))
-        if "positive" in held:
-            low = max(low, tiny)
-        if "nonnegative" in held:
-            low = max(low, 0.0)
-        if "negative" in held:
-            high = min(high, -tiny)
-        ranges[name] = (low, high)
-    return ranges
+    if not isinstance(domain, str):
+        return _narrowed(domain or {}, signs)
+    clauses = [f"{name} {relation} {bound!r}" for name, (low, high) in sorted(signs.items())
+               for relation, bound in ((">=", low), ("<=", high)) if math.isfinite(bound)]
+    return " and ".join([f"({domain})", *clauses])
 
 
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
@@ -307,7 +304,7 @@ def plot_error(result: Stabilized, path: str | Path) -> Path:
         order = np.argsort(where)
         ticks = order[np.linspace(0, len(order) - 1, 5).astype(int)]
         ax.set_xticks(where[ticks], [f"{value:.0e}" for value in axis[ticks]])
-    for k, (low, high) in enumerate(_regime_spans(result, names[0], where, axis, ranked)):
+    for k, (low, high) in enumerate(_regime_spans(result, names[0], where, ranked)):
         ax.axvspan(low, high, color="tab:gray", alpha=0.08 if k % 2 else 0.18, lw=0,
                    label="regimes (branches of the result)" if k == 0 else None)
     ax.set_xlabel(names[0] + (" (placed by rank among the floats)" if ranked else ""))

@@ -55,6 +55,23 @@ def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
     return floats
 
 
+def float_at(ordinal: int, dtype: str) -> float:
+    """The float of one ordinal."""
+    return float(float_from_ordinals([ordinal], dtype)[0])
+
+
+def sample_at(expr: Expr, points: Sequence[Mapping[str, float]], dtype: str) -> Sample | None:
+    """These points (each a value per variable) where expr's true value is finite, with it;
+    None where it is finite at none of them."""
+    kept = [(point, truth) for point in points
+            if (truth := true_value(expr, point, dtype)) is not None]
+    if not kept:
+        return None
+    float_type = DTYPES[dtype][0]
+    return Sample({n: np.array([p[n] for p, _ in kept], dtype=float_type) for n in kept[0][0]},
+                  np.array([t for _, t in kept], dtype=float_type), dtype)
+
+
 def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") -> np.ndarray:
     """log2(1 + floats between computed and the true value); the full width where the
     computed value is not finite."""

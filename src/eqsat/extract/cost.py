@@ -39,10 +39,7 @@ class CostModel:
 
     def tree_cost(self, expr: Expr) -> float:
         """Every occurrence of a shared subterm counted."""
-        costs: dict[Expr, float] = {}
-        for node in postorder(expr):
-            costs[node] = self.term_cost(node) + sum(costs[a] for a in node.args)
-        return costs[expr]
+        return self.remembering_tree_cost()(expr)
 
     def remembering_tree_cost(self) -> Callable[[Expr], float]:
         """tree_cost that keeps every subterm's cost it has computed: many calls on terms

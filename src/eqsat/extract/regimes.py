@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..expr import Expr, make, number, postorder, symbol
-from .accuracy import Sample, bits_at, float_from_ordinals, float_ordinals, true_value
+from .accuracy import Sample, bits_at, float_at, float_ordinals, sample_at
 from .series import Approximation, guarded
 
 MAX_BRANCHES = 4
@@ -65,7 +65,7 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
     exact = [m for m in measured if m[1] not in series]
     if not exact:
         return None
-    fallback = min(exact, key=lambda m: m[0])[1]
+    baseline, fallback, _ = min(exact, key=lambda m: m[0])  # the best exact form
     useful = _useful(measured)
     chosen = [entry for entry in useful if entry[1] not in series]
     guards: dict[Expr, Approximation] = {}  # each guarded series, of its approximation
@@ -78,7 +78,6 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
                 guards[kept[1]] = kept[3]
                 chosen.append(kept[:3])
     chosen.sort(key=lambda m: m[0])
-    baseline = float(np.mean(bits_at(fallback, points)))
     best: Regimes | None = None
     for mean, form, _ in chosen:  # a guarded series alone: one branch
         if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form) and \
@@ -218,12 +217,12 @@ def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
             if high - low <= 1:
                 break
             middle = (low + high) // 2
-            value = float(float_from_ordinals([middle], points.dtype)[0])
-            if _left_wins(left, right, original, points, rows, name, value):
+            if _left_wins(left, right, original, points, rows, name,
+                          float_at(middle, points.dtype)):
                 low = middle
             else:
                 high = middle
-        moved.append(float(float_from_ordinals([high], points.dtype)[0]))
+        moved.append(float_at(high, points.dtype))
     return replace(regimes, thresholds=tuple(moved))
 
 
@@ -231,21 +230,10 @@ def _left_wins(left: Expr, right: Expr, original: Expr, points: Sample, rows: li
                name: str, value: float) -> bool:
     """Whether the left form's error is at most the right one's at value, the other
     variables as at the rows (where the original is defined: if nowhere, either will do)."""
-    float_type = points.truth.dtype.type
-    found: dict[str, list[float]] = {n: [] for n in points.values}
-    truths = []
-    for row in rows:
-        point = {n: float(v[row]) for n, v in points.values.items()}
-        point[name] = value
-        truth = true_value(original, point, points.dtype)
-        if truth is not None:
-            truths.append(truth)
-            for n in found:
-                found[n].append(point[n])
-    if not truths:
+    near = sample_at(original, [{**{n: float(v[row]) for n, v in points.values.items()},
+                                 name: value} for row in rows], points.dtype)
+    if near is None:
         return True
-    near = Sample({n: np.array(v, dtype=float_type) for n, v in found.items()},
-                  np.array(truths, dtype=float_type), points.dtype)
     return float(np.sum(bits_at(left, near))) <= float(np.sum(bits_at(right, near)))
 
 

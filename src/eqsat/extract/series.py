@@ -25,7 +25,7 @@ from ..expr import Expr, make, number, postorder, rebuild, symbol
 from ..ops import OPS, SCALAR_KINDS
 from ..parse import parse
 from ..sympy_bridge import from_sympy, to_sympy
-from .accuracy import Sample, bits_at, float_from_ordinals, float_ordinals, true_value
+from .accuracy import Sample, bits_at, float_at, float_ordinals, sample_at
 
 PRECISION = 8  # exponents known past the leading one (of the variable, or of 1/x at infinity)
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms
@@ -157,7 +157,7 @@ def reciprocal(b: Series) -> Series:
     """1/b: b = c t^m (1 + u), 1/b = t^-m/c * (1 - u + u^2 - ...)."""
     m, c = b.leading()
     unit = Series({p - m: v / c for p, v in b.coefficients.items()},
-                  b.order - m if b.order != math.inf else m + PRECISION - m)
+                  b.order - m if b.order != math.inf else PRECISION)
     inverse = compose(lambda z: 1 / z, unit)
     return Series({p - m: v / c for p, v in inverse.coefficients.items()}, inverse.order - m)
 
@@ -187,7 +187,7 @@ def expand(expr: Expr, variable: str, at: str, deadline: float = math.inf) -> Se
     computed by time.perf_counter() = deadline (else NoSeries)."""
     token = _DEADLINE.set(deadline)
     try:
-        return _Expander(variable, at, deadline).series(expr)
+        return _Expander(variable, at).series(expr)
     finally:
         _DEADLINE.reset(token)
 
@@ -197,11 +197,11 @@ NON_ANALYTIC = {"abs", "sign", "min", "max", "where"}
 
 @dataclass
 class _Expander:
-    """Series of the subterms of one expansion, each computed once."""
+    """Series of the subterms of one expansion, each computed once (by the expansion's
+    deadline: see _kept)."""
 
     variable: str
     at: str
-    deadline: float
 
     def __post_init__(self) -> None:
         self.done: dict[Expr, Series] = {}
@@ -210,8 +210,6 @@ class _Expander:
         for node in postorder(expr):
             if node in self.done:
                 continue
-            if time.perf_counter() > self.deadline:
-                raise NoSeries("out of time")
             if node.is_symbol and node.name == self.variable:
                 x = {"0": (1, 1), "+inf": (-1, 1), "-inf": (-1, -1)}[self.at]
                 self.done[node] = Series({Fraction(x[0]): sympy.Integer(x[1])}, math.inf)
@@ -319,19 +317,17 @@ def guarded(approximation: Approximation, original: Expr, fallback: Expr, points
         (1.0,) if approximation.at == "+inf" else (-1.0,)
 
     def agrees(magnitude: float) -> bool:
-        """Within TRUST_BITS wherever the original is defined there (somewhere, at least)."""
+        """Within TRUST_BITS wherever the original is defined there (somewhere, at least);
+        point by point, so that the first disagreement ends the trial."""
         defined = False
         for row in rows:
             for sign in signs:
                 point = {n: float(v[row]) for n, v in points.values.items()}
                 point[name] = sign * magnitude
-                truth = true_value(original, point, points.dtype)
-                if truth is None:
+                one = sample_at(original, [point], points.dtype)
+                if one is None:
                     continue
                 defined = True
-                float_type = points.truth.dtype.type
-                one = Sample({n: np.array([v], dtype=float_type) for n, v in point.items()},
-                             np.array([truth], dtype=float_type), points.dtype)
                 if bits_at(approximation.expr, one)[0] > TRUST_BITS:
                     return False
         return defined
@@ -339,18 +335,18 @@ def guarded(approximation: Approximation, original: Expr, fallback: Expr, points
     smallest, largest = float_ordinals(np.array([TINY, np.finfo(points.truth.dtype).max]),
                                        points.dtype)
     near, far = (smallest, largest) if approximation.at == "0" else (largest, smallest)
-    if not agrees(_float(near, points.dtype)):
+    if not agrees(float_at(near, points.dtype)):
         return None
-    if agrees(_float(far, points.dtype)):
+    if agrees(float_at(far, points.dtype)):
         return Guarded(approximation.expr, math.inf)
     for _ in range(TRUST_STEPS):  # near agrees, far does not
         if abs(far - near) <= 1 or time.perf_counter() > deadline:
             break
         middle = (near + far) // 2
-        near, far = (middle, far) if agrees(_float(middle, points.dtype)) else (near, middle)
+        near, far = (middle, far) if agrees(float_at(middle, points.dtype)) else (near, middle)
     if time.perf_counter() > deadline:
         return None
-    edge = _float(near, points.dtype)
+    edge = float_at(near, points.dtype)
     radius = number(Fraction(repr(edge)))
     x = approximation.variable
     inside = make("lt", make("abs", x), radius) if approximation.at == "0" else \
@@ -359,6 +355,3 @@ def guarded(approximation: Approximation, original: Expr, fallback: Expr, points
     return Guarded(make("where", inside, approximation.expr, fallback),
                    edge if approximation.at == "0" else 1 / edge)
 
-
-def _float(ordinal: int, dtype: str) -> float:
-    return float(float_from_ordinals([ordinal], dtype)[0])

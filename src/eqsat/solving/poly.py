@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import EqsatError
 from ..expr import Expr, make, number, postorder, symbol_names
+from ..normal import flint_number
 
 Monomial = tuple[tuple[int, int], ...]  # sorted (variable index, exponent), exponent != 0
 MAX_TERMS = 4000  # a product that expands past this many terms is left unexpanded
@@ -108,7 +109,7 @@ class Poly:
         """self / divisor, which must divide exactly (as in fraction-free elimination), by
         python-flint's exact division: both shifted to nonnegative exponents first (a
         parameter may appear as d^-1), the shift given back to the quotient."""
-        from flint import fmpq, fmpq_mpoly_ctx
+        from flint import fmpq_mpoly_ctx
 
         if divisor.is_zero():
             raise EqsatError("division of a polynomial by zero")
@@ -121,8 +122,7 @@ class Poly:
         def to_flint(poly: Poly, shift: dict[int, int]) -> Any:
             return context.from_dict({
                 tuple(dict(m).get(v, 0) - min(shift.get(v, 0), 0) for v in variables):
-                fmpq(Fraction(c).numerator, Fraction(c).denominator)
-                for m, c in poly.terms.items()})
+                flint_number(Fraction(c)) for m, c in poly.terms.items()})
 
         try:
             quotient = to_flint(self, low) / to_flint(divisor, low_divisor)
