@@ -30,6 +30,7 @@ from .errors import (
     RuleError,
     ShapeError,
     SolveError,
+    TruthValueError,
 )
 from .expr import Expr, call, symbol, symbols
 from .inputs import to_expr
@@ -98,6 +99,7 @@ __all__ = [
     "SolveError",
     "Stabilized",
     "StopReason",
+    "TruthValueError",
     "check_rules",
     "compile",
     "diff",

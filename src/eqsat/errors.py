@@ -58,6 +58,11 @@ class ArgumentError(EqsatError, TypeError):
     """An argument of the wrong type or form, named in the message (also a TypeError)."""
 
 
+class TruthValueError(EqsatError, TypeError):
+    """bool() of a comparison or an equation whose truth depends on its symbols' values
+    (also a TypeError, as SymPy's "cannot determine truth value of Relational")."""
+
+
 class RuleError(EqsatError):
     """A broken rule file or rule: names the file, line and column."""
 

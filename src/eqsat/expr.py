@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar, Union
 
-from .errors import ArgumentError, EqsatError, LimitError
+from .errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
 from .ops import OPS, TENSOR_OPS, lookup
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
@@ -22,6 +22,7 @@ MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
 MAX_DEPTH = 100_000  # nesting that reaches the e-graph
 NOT_REAL = frozenset({"inf", "infinity", "nan", "oo"})  # names refused as symbols
 
+_RELATIONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
 ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 
 
@@ -165,6 +166,27 @@ class Expr:
     def __ge__(self, other: ExprLike) -> Expr:
         return _fitted(make("ge", self, as_expr(other)))
 
+    def __abs__(self) -> Expr:
+        return _fitted(make("abs", self))
+
+    # --- truth and numbers --------------------------------------------------------------------
+    def __bool__(self) -> bool:
+        """A comparison of constants is its truth; a comparison or an equation with symbols
+        has none until they have values: `if x < 1:`, `max(x, y)` and `0 < x < 1` raise a
+        TruthValueError (a TypeError), as SymPy does. A number is true when not zero; any
+        other term is true (an object, as in SymPy)."""
+        if self.op in _RELATIONS:
+            return _truth(self)
+        return self.value != 0 if self.is_number else True
+
+    def __float__(self) -> float:
+        """The float nearest a constant's value; an EqsatError naming the free symbols."""
+        return float(_constant_value(self, "float"))  # an mpmath number rounds as a float
+
+    def __int__(self) -> int:
+        """A constant's value rounded toward zero, as int() of a float."""
+        return int(_constant_value(self, "int"))
+
     # --- display ------------------------------------------------------------------------------
     def __str__(self) -> str:
         from .printing import to_text
@@ -212,6 +234,50 @@ def _fitted(result: Expr) -> Expr:
 
     shape_of(result)
     return result
+
+
+def _constant_value(expr: Expr, wanted: str) -> Any:
+    """An expression's value when it has no symbols: a Fraction for a number, else an
+    mpmath number at 50 digits."""
+    names = sorted(s.name for s in expr.free_symbols())
+    if names:
+        raise EvaluationError(f"{wanted}() needs a constant, but {expr} has the free "
+                              f"symbol(s) {', '.join(names)}: give them values with subs or "
+                              "evaluate")
+    if expr.is_number:
+        return expr.number
+    from .numeric import reference  # numeric.py builds on this module
+
+    value = reference(expr, {}, digits=50)
+    if value is None:
+        raise EvaluationError(f"{wanted}() of {expr}: it is undefined or not finite")
+    return value
+
+
+def _truth(relation: Expr) -> bool:
+    """The truth of a comparison of two constants (exact for numbers, by mpmath at 50
+    digits otherwise); a TruthValueError for one with symbols, an equation, or constants
+    that 50 digits cannot tell apart."""
+    if relation.op == "equation" or relation.free_symbols():
+        raise TruthValueError(
+            f"cannot determine the truth value of {relation}: it depends on the values of "
+            f"{', '.join(sorted(s.name for s in relation.free_symbols())) or 'its sides'}; "
+            "compare numbers, or use eqsat.where(...) for a value that depends on it "
+            "(== compares expressions structurally)")
+    left, right = (_constant_value(side, "bool") for side in relation.args)
+    if not (isinstance(left, Fraction) and isinstance(right, Fraction)):
+        import mpmath
+
+        with mpmath.workdps(50):
+            left, right = (mpmath.mpf(v.numerator) / v.denominator
+                           if isinstance(v, Fraction) else v for v in (left, right))
+            if abs(left - right) <= mpmath.mpf(10) ** -40 * max(abs(left), abs(right)):
+                raise TruthValueError(f"cannot determine the truth value of {relation}: "
+                                      "its sides agree to 40 digits")
+    compare: dict[str, Callable[[Any, Any], bool]] = {
+        "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+        "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+    return bool(compare[relation.op](left, right))
 
 
 def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
