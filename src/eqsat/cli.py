@@ -257,6 +257,10 @@ def _stabilize(args: argparse.Namespace) -> int:
           f"{result.bits_before:.2f} before, {result.bits_after:.2f} after", file=sys.stderr)
     for line in result.regime_lines():
         print(line, file=sys.stderr)
+    if result.report.stop_reason == StopReason.TIME:  # the backstop, not a work budget
+        print(f"eqsat: the time limit of {_timeout(args):g} s cut the search short (on a "
+              "faster or less busy machine it may find a more accurate form); raise it with "
+              "--timeout", file=sys.stderr)
     if args.report:
         print(result.report, file=sys.stderr)
     if args.plot:

@@ -73,6 +73,36 @@ class Budget:
         return limits if iterations is None else replace(limits, iterations=iterations)
 
 
+@dataclass
+class Backstop:
+    """The time limit as a backstop behind work budgets: each stage's work is bounded by
+    counts (points, terms, candidates, steps), so the same input and limits give the same
+    answer on any machine; only a slow or busy one reaches this deadline, and then `cut`
+    remembers that it cut work short (the report says time). A part of it (within) has a
+    nearer deadline and sets the whole's `cut`."""
+
+    deadline: float  # a time.perf_counter() value
+    whole: Backstop | None = None
+    cut: bool = False
+
+    def passed(self) -> bool:
+        """Whether the deadline has passed: the work that asks is then cut short."""
+        if time.perf_counter() <= self.deadline:
+            return False
+        self.cut = True
+        if self.whole is not None:
+            self.whole.cut = True
+        return True
+
+    def within(self, seconds: float) -> Backstop:
+        """A part that ends `seconds` from now, or with the whole if sooner."""
+        root = self.whole or self
+        return Backstop(min(self.deadline, time.perf_counter() + seconds), root)
+
+    def seconds_left(self) -> float:
+        return max(self.deadline - time.perf_counter(), 0.0)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A frozen e-graph: each e-class's e-nodes as (op, children) or (leaf, value)."""

@@ -18,10 +18,46 @@ _NON_ASSOCIATIVE = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
 
 
 def _number_text(value: Fraction) -> tuple[str, int]:
+    """The shortest exact text: "3", "-3/4", "0.0094", "3.42e153" (a decimal where the
+    denominator divides a power of ten and it is shorter than the fraction; an exponent
+    where it saves SCIENTIFIC_SAVING characters)."""
     text = str(value)  # "3", "-3", "3/4", "-3/4"
-    if value.denominator != 1:
+    decimal = _decimal_text(value)
+    if decimal is not None and len(decimal) < len(text):
+        text = decimal
+    elif value.denominator != 1:
         return text, OPS["div"].precedence
     return text, OPS["neg"].precedence if value < 0 else ATOM
+
+
+SCIENTIFIC_SAVING = 5  # characters an exponent must save over plain digits
+
+
+def _decimal_text(value: Fraction) -> str | None:
+    """value as a decimal (plain, or with an exponent if that is much shorter); None where
+    its denominator does not divide a power of ten."""
+    rest, counts = value.denominator, {2: 0, 5: 0}
+    for prime in counts:
+        while rest % prime == 0:
+            rest //= prime
+            counts[prime] += 1
+    if rest != 1:
+        return None
+    places = max(counts.values())  # digits after the point
+    digits = str(abs(value.numerator * 10 ** places // value.denominator))
+    sign = "-" if value < 0 else ""
+    trimmed = digits.rstrip("0") or "0"
+    exponent = len(digits) - len(trimmed) - places  # value = trimmed * 10^exponent
+    if places:
+        plain = digits.rjust(places + 1, "0")
+        plain = f"{plain[:-places]}.{plain[-places:]}"
+    else:
+        plain = digits
+    mantissa = trimmed if len(trimmed) == 1 else f"{trimmed[0]}.{trimmed[1:]}"
+    scientific = f"{mantissa}e{exponent + len(trimmed) - 1}"
+    if len(scientific) + SCIENTIFIC_SAVING <= len(plain):
+        return sign + scientific
+    return sign + plain
 
 
 class Rope:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,13 +24,15 @@ from .extract.accuracy import (
     domain_bounds,
     float_ordinals,
     mean_bits,
+    narrowed,
+    narrowed_ranges,
     sample,
 )
 from .extract.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
 from .extract.search import Candidate, better, most_accurate
 from .inputs import ExprInput, to_expr
 from .intervals import proven_facts
-from .limits import Budget, Limits
+from .limits import Backstop, Budget, Limits
 from .normal import normalise
 from .printing import abbreviated
 from .report import RunReport, StopReason
@@ -105,6 +106,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     precondition: the result equals the input there, and may differ outside it."""
     limits = Limits.of(limits)
     budget = Budget.start(limits)  # covers sampling, rounds and search
+    # work is bounded by counts (points, candidates, terms, steps); the time only backs them
+    stop = Backstop(budget.deadline)
     domain = arguments.domain(domain)
     points = arguments.count(points, "points")
     given = to_expr(expr)
@@ -115,11 +118,10 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     ranges = domain_bounds(domain, names)
     start = to_expr(given, _with_domain(assume, ranges))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
-    ranges = _narrowed(ranges, _sign_ranges(start, 0.0))  # bounds for the intervals
+    ranges = narrowed_ranges(ranges, _sign_ranges(start, 0.0))  # bounds for the intervals
     domain = _sampled(domain, start, dtype)  # where the assumptions hold, too
     # true values at raised precision can be slow (huge powers): at most half the time
-    points_ = sample(start, domain, points, dtype, seed,
-                     deadline=time.perf_counter() + limits.seconds / 2)
+    points_ = sample(start, domain, points, dtype, seed, backstop=stop.within(limits.seconds / 2))
     model = CostModel()
     before = mean_bits(start, points_)
     tried = 1  # candidates measured
@@ -128,7 +130,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
         """A fresh e-graph from the most accurate form so far."""
         nonlocal tried
-        found, measured, report = _round(best.expr, rules, limits, points_, model, ranges)
+        found, measured, report = _round(best.expr, rules, limits, points_, model, ranges, stop)
         tried += len(measured)
         forms.update((c.expr, c.bits) for c in measured)
         if not better(found, best, min(best.bits, before)):
@@ -150,16 +152,17 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         best = again if better(again, leading, min(leading.bits, before)) else leading
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
-    best = _with_regimes(best, forms, start, domain, points_, seed, budget)
+    best = _with_regimes(best, forms, start, domain, points_, seed, stop)
+    if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
+        total.stop_reason = StopReason.TIME
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
 
 
 def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
-           model: CostModel, ranges: Mapping[str, tuple[float, float]]
+           model: CostModel, ranges: Mapping[str, tuple[float, float]], stop: Backstop
            ) -> tuple[Candidate, list[Candidate], RunReport]:
     """One fresh e-graph from expr, its subterms with the signs the domain's bounds prove
     (intervals.py): saturate, then the accuracy-guided search."""
-    entered = time.perf_counter()
     with engine(rules).session(rulesets=RULESETS) as session:
         handle = session.add(expr)
         for subterm, facts in proven_facts(expr, ranges).items():
@@ -169,9 +172,8 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
         extractor = TreeExtractor(snapshot, model, session.symbol)
     if report.stop_reason == StopReason.CONTRADICTION:
         return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), [], report
-    left = max(limits.seconds - (time.perf_counter() - entered), 0.0)  # for the search
     found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
-                                    seconds=left)
+                                    backstop=stop)
     shown = display_order(found.expr)
     shown_bits = mean_bits(shown, points)
     if shown_bits <= found.bits:
@@ -180,22 +182,22 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
 
 
 def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
-                  points: Sample, seed: int, budget: Budget) -> Candidate:
+                  points: Sample, seed: int, stop: Backstop) -> Candidate:
     """Branches where different forms win on different ranges of one variable (see
     regimes.py): the forms found, and truncated series of the input at 0 and +-infinity in
     each variable (series.py). Kept if they beat the best single form on the sample they were
     chosen on and again on a fresh one (a split that only fits the sample is not kept)."""
     ranked = sorted(forms, key=forms.__getitem__)[:2 * MAX_FORMS]
-    expansions = series.candidates(start, budget.seconds_left() / 4)
-    regimes = best_regimes([best.expr, *ranked], points, expansions, start,
-                           time.perf_counter() + budget.seconds_left() / 4)
-    if regimes is None or budget.seconds_left() <= 0:
+    expansions = series.candidates(start, stop.within(stop.seconds_left() / 4))
+    regimes = best_regimes([best.expr, *ranked], points, expansions, start, domain, seed + 2,
+                           stop.within(stop.seconds_left() / 3))
+    if regimes is None or stop.passed():
         return best
     regimes = refine(regimes, start, points)
     branched = regimes.expr()
     try:
         fresh = sample(start, domain, points.size, points.dtype, seed + 1,
-                       deadline=time.perf_counter() + budget.seconds_left() / 2)
+                       backstop=stop.within(stop.seconds_left() / 2))
     except EqsatError:
         return best
     saving = GAIN_PER_BRANCH / 2 * regimes.branches
@@ -228,28 +230,11 @@ def _sign_ranges(expr: Expr, least: float) -> dict[str, tuple[float, float]]:
     return ranges
 
 
-def _narrowed(ranges: Mapping[str, tuple[float, float]],
-              by: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-    """Each range intersected with the one `by` gives its name."""
-    narrowed = dict(ranges)
-    for name, (low, high) in by.items():
-        old_low, old_high = narrowed.get(name, (-math.inf, math.inf))
-        narrowed[name] = (max(low, old_low), min(high, old_high))
-    return narrowed
-
-
 def _sampled(domain: Domain, expr: Expr, dtype: str) -> Domain:
     """The domain, narrowed to where the symbols' declared signs hold: the points are drawn
     there, as the result need equal the input only there."""
     least = float(np.finfo(np.float32 if dtype == "float32" else np.float64).smallest_subnormal)
-    signs = _sign_ranges(expr, least)
-    if not signs:
-        return domain
-    if not isinstance(domain, str):
-        return _narrowed(domain or {}, signs)
-    clauses = [f"{name} {relation} {bound!r}" for name, (low, high) in sorted(signs.items())
-               for relation, bound in ((">=", low), ("<=", high)) if math.isfinite(bound)]
-    return " and ".join([f"({domain})", *clauses])
+    return narrowed(domain, _sign_ranges(expr, least))
 
 
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,

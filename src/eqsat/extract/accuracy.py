@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 import math
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import EqsatError
 from ..expr import Expr
+from ..limits import Backstop
 from ..numeric import evaluate, reference
 
 Domain = Mapping[str, tuple[float, float]] | str | None
@@ -70,6 +71,23 @@ def sample_at(expr: Expr, points: Sequence[Mapping[str, float]], dtype: str) -> 
     float_type = DTYPES[dtype][0]
     return Sample({n: np.array([p[n] for p, _ in kept], dtype=float_type) for n in kept[0][0]},
                   np.array([t for _, t in kept], dtype=float_type), dtype)
+
+
+def shortest_decimal(low: float, high: float) -> Fraction:
+    """The number between low and high (low <= high, both finite) with the fewest
+    significant decimal digits, as Herbie chooses a regime's threshold: 0.0094, not
+    0.009387977236375977."""
+    if low <= 0 <= high:
+        return Fraction(0)
+    if high < 0:
+        return -shortest_decimal(-high, -low)
+    bottom, top = Fraction(low), Fraction(high)
+    for digits in range(1, 18):
+        step = Fraction(10) ** (math.floor(math.log10(high)) - digits + 1)
+        candidate = math.ceil(bottom / step) * step
+        if candidate <= top:
+            return candidate
+    return top
 
 
 def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") -> np.ndarray:
@@ -243,6 +261,39 @@ def domain_bounds(domain: Domain, names: Sequence[str]) -> dict[str, tuple[float
     return ranges
 
 
+def narrowed_ranges(ranges: Mapping[str, tuple[float, float]],
+                    by: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Each range intersected with the one `by` gives its name."""
+    narrowed = dict(ranges)
+    for name, (low, high) in by.items():
+        old_low, old_high = narrowed.get(name, (-math.inf, math.inf))
+        narrowed[name] = (max(low, old_low), min(high, old_high))
+    return narrowed
+
+
+def narrowed(domain: Domain, by: Mapping[str, tuple[float, float]]) -> Domain:
+    """The domain where each variable `by` names also lies in its (closed) range."""
+    if not by:
+        return domain
+    if not isinstance(domain, str):
+        return narrowed_ranges(domain or {}, by)
+    clauses = [f"{name} {relation} {bound!r}" for name, (low, high) in sorted(by.items())
+               for relation, bound in ((">=", low), ("<=", high)) if math.isfinite(bound)]
+    return " and ".join([f"({domain})", *clauses])
+
+
+def inside(domain: Domain, values: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Whether each point (one array per variable) lies in the domain."""
+    count = len(next(iter(values.values()))) if values else 0
+    if isinstance(domain, str):
+        return np.broadcast_to(_precondition(domain)(dict(values)), (count,)).copy()
+    mask = np.ones(count, dtype=bool)
+    for name, (low, high) in (domain or {}).items():
+        if name in values:
+            mask &= (values[name] >= low) & (values[name] <= high)
+    return mask
+
+
 def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
     """Floats drawn uniformly among the float bit patterns between low and high."""
     largest = float(np.finfo(DTYPES[dtype][0]).max)
@@ -253,11 +304,11 @@ def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -
 
 def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
            seed: int = 0, variables: Sequence[str] | None = None,
-           deadline: float | None = None) -> Sample:
+           backstop: Backstop | None = None) -> Sample:
     """Points where expr's true value is finite: drawn per variable from the ranges given,
     from the bounds a precondition states (then filtered by it), or from every float bit
-    pattern; with the correctly rounded true value at each. Past the deadline (a
-    time.perf_counter() value), it keeps the points it has, if any."""
+    pattern; with the correctly rounded true value at each. When the backstop's time has
+    passed it keeps the points it has, if any (and the backstop says it cut the work)."""
     if dtype not in DTYPES:
         raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
     if points < 1:
@@ -277,7 +328,7 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
         mask = holds(drawn) if holds is not None else np.ones(points, dtype=bool)
         mask = np.broadcast_to(mask, (points,))
         for i in np.flatnonzero(mask):
-            if deadline is not None and truth and time.perf_counter() > deadline:
+            if backstop is not None and truth and backstop.passed():
                 break
             point = {n: float(drawn[n][i]) for n in names}
             value = true_value(expr, point, dtype)
@@ -288,8 +339,7 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
                 kept[n].append(point[n])
             if len(truth) == points:
                 break
-        if len(truth) == points or (deadline is not None and truth and
-                                    time.perf_counter() > deadline):
+        if len(truth) == points or (backstop is not None and truth and backstop.passed()):
             break
     if not truth:
         raise EqsatError(f"no sampled point has a finite true value of {expr} in the domain")

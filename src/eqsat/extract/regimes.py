@@ -13,13 +13,23 @@ from fractions import Fraction
 import numpy as np
 
 from ..expr import Expr, make, number, postorder, symbol
-from .accuracy import Sample, bits_at, float_at, float_ordinals, sample_at
-from .series import Approximation, guarded
+from ..limits import Backstop
+from .accuracy import (
+    Domain,
+    Sample,
+    bits_at,
+    float_at,
+    float_ordinals,
+    sample_at,
+    shortest_decimal,
+)
+from .series import Approximation, guarded, holds_on_region
 
 MAX_BRANCHES = 4
 MAX_FORMS = 8  # distinct forms considered: the most accurate, and those that win somewhere
 MAX_GIVEN = 32  # forms measured (the first given)
 REFINE_STEPS = 30  # bisections of a threshold between two sampled values
+SHORTENING = 1 / 32  # a refined threshold may move this much to be a short decimal
 GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
 
@@ -49,12 +59,14 @@ class Regimes:
 
 def best_regimes(forms: Sequence[Expr], points: Sample,
                  approximations: Sequence[Approximation] = (), original: Expr | None = None,
-                 deadline: float = math.inf) -> Regimes | None:
+                 domain: Domain = None, seed: int = 0, backstop: Backstop | None = None
+                 ) -> Regimes | None:
     """The split of one variable's range among the forms (the first MAX_GIVEN) with the
     fewest mean bits of error on the sample, counting GAIN_PER_BRANCH per extra branch; None
     where no split beats the single most accurate exact form by that.
     Approximations of the original (series) that win somewhere take part guarded: inside the
-    radius where they were measured to agree with it, the most accurate form outside."""
+    radius where they were measured to agree with it, the most accurate form outside, if they
+    hold on the whole region that radius selects in the domain (series.holds_on_region)."""
     if points.size < 2 * MIN_POINTS or not points.values:
         return None
     series = {a.expr: a for a in approximations}
@@ -73,7 +85,8 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
         families = {(series[e[1]].variable, series[e[1]].at) for e in useful if e[1] in series}
         for family in sorted(families, key=str):
             kept = _best_guarded([a for a in approximations if (a.variable, a.at) == family],
-                                 original, fallback, points, deadline)
+                                 original, fallback, points, domain, seed,
+                                 backstop or Backstop(math.inf))
             if kept is not None:
                 guards[kept[1]] = kept[3]
                 chosen.append(kept[:3])
@@ -106,22 +119,26 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
 
 
 def _best_guarded(family: list[Approximation], original: Expr, fallback: Expr,
-                  points: Sample, deadline: float
+                  points: Sample, domain: Domain, seed: int, backstop: Backstop
                   ) -> tuple[float, Expr, np.ndarray, Approximation] | None:
     """Every truncation of one series (a variable, a point) guarded, and the most accurate
-    on the sample; of those as accurate, the one that reaches farthest (on the sample, a
-    radius of 1e-7 and one of 1e-2 may look alike: few floats lie between them)."""
+    on the sample that holds on its whole region; of those as accurate, the one that reaches
+    farthest (on the sample, a radius of 1e-7 and one of 1e-2 may look alike: few floats lie
+    between them)."""
     members = []
     for approximation in family:
-        made = guarded(approximation, original, fallback, points, deadline)
+        made = guarded(approximation, original, fallback, points, backstop)
         if made is None:
             continue
         with np.errstate(all="ignore"):
             at_points = bits_at(made.expr, points)
         mean = float(np.mean(at_points))
-        members.append(((round(mean, 1), -made.reach), (mean, made.expr, at_points,
-                                                         approximation)))
-    return min(members, key=lambda m: m[0])[1] if members else None
+        members.append(((round(mean, 1), -made.reach), made, approximation, mean, at_points))
+    for _, made, approximation, mean, at_points in sorted(members, key=lambda m: m[0]):
+        if holds_on_region(made, approximation, original, fallback, points, domain, seed,
+                           backstop):
+            return mean, made.expr, at_points, approximation
+    return None
 
 
 def _branches(form: Expr) -> int:
@@ -222,7 +239,11 @@ def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
                 low = middle
             else:
                 high = middle
-        moved.append(float_at(high, points.dtype))
+        edge = float_at(high, points.dtype)
+        # the shortest decimal near it, between the sampled values: x < 0.0094
+        window = (max(float(values[rows[0]]), edge - abs(edge) * SHORTENING),
+                  min(float(values[rows[1]]), edge + abs(edge) * SHORTENING))
+        moved.append(float(shortest_decimal(*window)) if window[0] <= window[1] else edge)
     return replace(regimes, thresholds=tuple(moved))
 
 

@@ -3,11 +3,11 @@ candidate measured on the same sampled points."""
 
 from __future__ import annotations
 
-import time
+import math
 from dataclasses import dataclass
 
 from ..expr import Expr
-from ..limits import Snapshot
+from ..limits import Backstop, Snapshot
 from .accuracy import Sample, mean_bits
 from .cost import CostModel
 from .tree import CycleError, Node, TreeExtractor, build_term
@@ -30,13 +30,13 @@ class Candidate:
 
 
 def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, points: Sample,
-                  model: CostModel, budget: int = 400, seconds: float = 5.0
+                  model: CostModel, budget: int = 400, backstop: Backstop | None = None
                   ) -> tuple[Candidate, list[Candidate]]:
     """Start from the cheapest term; try every other e-node of each e-class the current
     term uses (top down), keeping a change when it is better (fewer bits, or a tie and
-    cheaper); repeat until no change helps or the budget of measured candidates or time
-    runs out. Returns the best and every candidate measured."""
-    deadline = time.perf_counter() + seconds
+    cheaper); repeat until no change helps, the budget of measured candidates is spent, or
+    the backstop's time runs out. Returns the best and every candidate measured."""
+    stop = backstop or Backstop(math.inf)
     choices: dict[int, Node] = {}
     seen: dict[Expr, Candidate] = {}
 
@@ -53,7 +53,7 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
     assert best is not None  # the cheapest term has no cycle
     floor = best.bits
     improved = True
-    while improved and len(seen) < budget and time.perf_counter() < deadline:
+    while improved and len(seen) < budget and not stop.passed():
         improved = False
         for eclass in _classes(root, choices, extractor):
             current = choices.get(eclass, extractor.best[eclass][1])
@@ -68,7 +68,7 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
                     best, choices, improved = candidate, trial, True
                     floor = min(floor, candidate.bits)
                     break
-                if len(seen) >= budget or time.perf_counter() >= deadline:
+                if len(seen) >= budget or stop.passed():
                     break
             if improved or len(seen) >= budget:
                 break

@@ -9,8 +9,9 @@ was measured to agree with the true value (guarded), the best exact form outside
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
-import time
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -22,22 +23,39 @@ import sympy
 
 from ..errors import EqsatError
 from ..expr import Expr, make, number, postorder, rebuild, symbol
+from ..limits import Backstop
 from ..ops import OPS, SCALAR_KINDS
 from ..parse import parse
 from ..sympy_bridge import from_sympy, to_sympy
-from .accuracy import Sample, bits_at, float_at, float_ordinals, sample_at
+from .accuracy import (
+    Domain,
+    Sample,
+    bits_at,
+    float_at,
+    float_from_ordinals,
+    float_ordinals,
+    inside,
+    narrowed,
+    sample,
+    sample_at,
+    shortest_decimal,
+)
 
 PRECISION = 8  # exponents known past the leading one (of the variable, or of 1/x at infinity)
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms
 MAX_NODES = 60  # larger inputs are not expanded (their coefficients grow too fast)
 MAX_COEFFICIENT_OPS = 400  # a coefficient larger than this stops an expansion
 MAX_PRODUCT_TERMS = 2000  # terms of a product of two coefficients, expanded
-_DEADLINE: ContextVar[float] = ContextVar("series_deadline", default=math.inf)
+SERIES_WORK = 20_000  # coefficient operations all the expansions of one input may spend
 POINTS = ("0", "+inf", "-inf")
 TRUST_BITS = 2.0  # bits of error a series may have where it stands in for the expression
 TRUST_ROWS = 8  # sampled values of the other variables its radius is checked at
 TRUST_STEPS = 64  # bisections of the radius over the floats
 TINY = 1e-300  # the magnitude nearest 0 (or farthest from infinity) a radius is tried at
+SHORTENING = 1 / 16  # a radius may move this much nearer its point to be a short decimal
+REGION_POINTS = 64  # points drawn from a guarded series' region, the other variables too
+REGION_VALUES = 6  # values of its variable at which the others are set near its magnitude
+SCALES = tuple(range(-60, 61, 6))  # ... at 2^k times it
 
 
 class NoSeries(Exception):
@@ -67,10 +85,24 @@ class Series:
         return low, self.coefficients[low]
 
 
+@dataclass
+class _Allowance:
+    """What the expansions of one input may still spend: coefficient operations (the work
+    budget), and the backstop of the call's time."""
+
+    work: int
+    backstop: Backstop | None = None
+
+
+_ALLOWANCE: ContextVar[_Allowance | None] = ContextVar("series_allowance", default=None)
+
+
 def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
-    """The terms below order whose coefficients are not zero (expanded, checked), by the
-    expansion's deadline."""
-    if time.perf_counter() > _DEADLINE.get():
+    """The terms below order whose coefficients are not zero (expanded, checked), each
+    paid for from the expansion's allowance (NoSeries when it is spent)."""
+    allowance = _ALLOWANCE.get()
+    if allowance is not None and allowance.backstop is not None and \
+            allowance.backstop.passed():
         raise NoSeries("out of time")
     kept = {}
     for power, value in coefficients.items():
@@ -79,8 +111,13 @@ def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
         value = sympy.expand(value)
         if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
             raise NoSeries("a coefficient is infinite")
-        if sympy.count_ops(value) > MAX_COEFFICIENT_OPS:
+        size = sympy.count_ops(value)
+        if size > MAX_COEFFICIENT_OPS:
             raise NoSeries("a coefficient grew too large")
+        if allowance is not None:
+            allowance.work -= size + 1
+            if allowance.work < 0:
+                raise NoSeries("the series' work budget is spent")
         if value != 0:
             kept[power] = value
     return Series(kept, order)
@@ -182,14 +219,10 @@ def power(base: Series, exponent: Any, positive_side: bool) -> Series:
                   shifted.order + shift)
 
 
-def expand(expr: Expr, variable: str, at: str, deadline: float = math.inf) -> Series:
-    """expr's series in t, where x = t (at "0"), x = 1/t ("+inf") or x = -1/t ("-inf"),
-    computed by time.perf_counter() = deadline (else NoSeries)."""
-    token = _DEADLINE.set(deadline)
-    try:
-        return _Expander(variable, at).series(expr)
-    finally:
-        _DEADLINE.reset(token)
+def expand(expr: Expr, variable: str, at: str) -> Series:
+    """expr's series in t, where x = t (at "0"), x = 1/t ("+inf") or x = -1/t ("-inf"), paid
+    for from the allowance of the candidates() call it is part of (else NoSeries)."""
+    return _Expander(variable, at).series(expr)
 
 
 NON_ANALYTIC = {"abs", "sign", "min", "max", "where"}
@@ -197,8 +230,8 @@ NON_ANALYTIC = {"abs", "sign", "min", "max", "where"}
 
 @dataclass
 class _Expander:
-    """Series of the subterms of one expansion, each computed once (by the expansion's
-    deadline: see _kept)."""
+    """Series of the subterms of one expansion, each computed once (within the allowance:
+    see _kept)."""
 
     variable: str
     at: str
@@ -244,8 +277,8 @@ class _Expander:
             operands = [symbol(name) for name in spec.operands]
             definition = parse(spec.defined_as, operands)
             given = dict(zip(operands, node.args, strict=True))
-            return self.series(rebuild(definition, lambda n, a: given.get(n) or
-                                       (make(n.op, *a) if n.args else n)))
+            return self.series(rebuild(definition, lambda n, a: given[n] if n in given else
+                                       make(n.op, *a) if n.args else n))
         if len(node.args) != 1 or spec.sympy is None:
             raise NoSeries(f"no series through {op}")
         function = getattr(sympy, spec.sympy)
@@ -276,41 +309,49 @@ class Approximation:
     at: str
 
 
-def candidates(expr: Expr, seconds: float = 5.0) -> list[Approximation]:
+def candidates(expr: Expr, backstop: Backstop | None = None,
+               work: int = SERIES_WORK) -> list[Approximation]:
     """Truncations (1 to MAX_TERMS terms) of expr's series in each variable at 0 and at
-    +-infinity, those that exist and are found in the time given."""
+    +-infinity, those that exist and are found within `work` coefficient operations (in
+    this order, so the same input always gets the same ones) and before the backstop."""
     if len(postorder(expr)) > MAX_NODES:
         return []
-    deadline = time.perf_counter() + seconds
     found: dict[Expr, Approximation] = {}
-    for variable in sorted(expr.free_symbols(), key=lambda s: s.name):
-        for at in POINTS:
-            try:
-                series = expand(expr, variable.name, at, deadline)
-                for count in range(1, min(MAX_TERMS, len(series.coefficients)) + 1):
-                    made = to_expr(terms(series, count), variable, at)
-                    found.setdefault(made, Approximation(made, variable, at))
-            except (NoSeries, EqsatError, ZeroDivisionError, TypeError, ValueError):
-                continue
+    token = _ALLOWANCE.set(_Allowance(work, backstop))
+    try:
+        for variable in sorted(expr.free_symbols(), key=lambda s: s.name):
+            for at in POINTS:
+                try:
+                    series = expand(expr, variable.name, at)
+                    for count in range(1, min(MAX_TERMS, len(series.coefficients)) + 1):
+                        made = to_expr(terms(series, count), variable, at)
+                        found.setdefault(made, Approximation(made, variable, at))
+                except (NoSeries, EqsatError, ZeroDivisionError, TypeError, ValueError):
+                    continue
+    finally:
+        _ALLOWANCE.reset(token)
     return list(found.values())
 
 
 @dataclass(frozen=True)
 class Guarded:
     """An approximation inside its radius, the fallback outside; reach: how far from its
-    point it holds (the radius at 0, 1/radius at infinity)."""
+    point it holds (the radius at 0, 1/radius at infinity); region: the range of its
+    variable where it stands in."""
 
     expr: Expr
     reach: float
+    region: tuple[float, float]
 
 
 def guarded(approximation: Approximation, original: Expr, fallback: Expr, points: Sample,
-            deadline: float) -> Guarded | None:
+            backstop: Backstop) -> Guarded | None:
     """The approximation where it agrees with the original to TRUST_BITS (|x| < r at 0,
     x > R at +inf, x < -R at -inf), the fallback elsewhere; None where it agrees nowhere
-    that was tried, or time ran out. The radius is bisected over the floats, each trial
-    checked at both signs (at 0) against the true value, the other variables taking the
-    values of up to TRUST_ROWS sampled points."""
+    that was tried, or the backstop cut the search. The radius is bisected over the floats,
+    each trial checked at both signs (at 0) against the true value, the other variables
+    taking the values of up to TRUST_ROWS sampled points: with several variables, see
+    holds_on_region before using it."""
     name = approximation.variable.name
     rows = np.linspace(0, points.size - 1, min(TRUST_ROWS, points.size)).astype(int)
     signs = (1.0, -1.0) if approximation.at == "0" else \
@@ -332,26 +373,71 @@ def guarded(approximation: Approximation, original: Expr, fallback: Expr, points
                     return False
         return defined
 
-    smallest, largest = float_ordinals(np.array([TINY, np.finfo(points.truth.dtype).max]),
-                                       points.dtype)
-    near, far = (smallest, largest) if approximation.at == "0" else (largest, smallest)
+    largest = float(np.finfo(points.truth.dtype).max)
+    smallest, top = float_ordinals(np.array([TINY, largest]), points.dtype)
+    near, far = (smallest, top) if approximation.at == "0" else (top, smallest)
     if not agrees(float_at(near, points.dtype)):
         return None
-    if agrees(float_at(far, points.dtype)):
-        return Guarded(approximation.expr, math.inf)
+    if agrees(float_at(far, points.dtype)):  # everywhere it was tried
+        return Guarded(approximation.expr, math.inf, (-largest, largest))
     for _ in range(TRUST_STEPS):  # near agrees, far does not
-        if abs(far - near) <= 1 or time.perf_counter() > deadline:
+        if abs(far - near) <= 1 or backstop.passed():
             break
         middle = (near + far) // 2
         near, far = (middle, far) if agrees(float_at(middle, points.dtype)) else (near, middle)
-    if time.perf_counter() > deadline:
+    if backstop.passed():
         return None
-    edge = float_at(near, points.dtype)
-    radius = number(Fraction(repr(edge)))
-    x = approximation.variable
-    inside = make("lt", make("abs", x), radius) if approximation.at == "0" else \
-        make("lt", radius, x) if approximation.at == "+inf" else \
-        make("lt", x, make("neg", radius))
-    return Guarded(make("where", inside, approximation.expr, fallback),
-                   edge if approximation.at == "0" else 1 / edge)
+    edge = float_at(near, points.dtype)  # the farthest from its point found to agree
+    at_zero = approximation.at == "0"
+    # the shortest decimal a little nearer its point: |x| < 0.0094, not < 0.009387977236
+    bound = shortest_decimal(edge * (1 - SHORTENING), edge) if at_zero else \
+        shortest_decimal(edge, edge * (1 + SHORTENING))
+    x, limit = approximation.variable, float(bound)
+    if at_zero:
+        inside_, region = make("lt", make("abs", x), number(bound)), (-limit, limit)
+    elif approximation.at == "+inf":
+        inside_, region = make("lt", number(bound), x), (limit, largest)
+    else:
+        inside_, region = make("lt", x, number(-bound)), (-largest, -limit)
+    return Guarded(make("where", inside_, approximation.expr, fallback),
+                   limit if at_zero else 1 / limit, region)
 
+
+def holds_on_region(made: Guarded, approximation: Approximation, original: Expr,
+                    fallback: Expr, points: Sample, domain: Domain, seed: int,
+                    backstop: Backstop) -> bool:
+    """Whether the approximation is within TRUST_BITS of the true value, or no worse than the
+    fallback, at points of its whole region in EVERY variable: drawn from the domain with
+    its variable inside the region, and with the other variables set near its magnitude
+    (2^k times it, each alone and all together), where a series in one variable fails that
+    holds only while the others are small beside it (x*sqrt(y^2 - z^2) is x*|y| only for
+    |z| << |y|). The radius was measured with the others at a few sampled values only."""
+    name = approximation.variable.name
+    others = sorted(n for n in points.values if n != name)
+    checks = []
+    with contextlib.suppress(EqsatError):
+        checks.append(sample(original, narrowed(domain, {name: made.region}), REGION_POINTS,
+                             points.dtype, seed, backstop=backstop))
+    if others:
+        low, high = float_ordinals(np.array(made.region), points.dtype)
+        values = float_from_ordinals(np.linspace(low, high, REGION_VALUES).astype(np.int64)
+                                     .tolist(), points.dtype)
+        row = {n: float(v[0]) for n, v in points.values.items()}
+        trials = []
+        for value, k, sign in itertools.product(values.tolist(), SCALES, (1.0, -1.0)):
+            near = sign * abs(value) * 2.0 ** k
+            trials += [{**row, name: value, other: near} for other in others]
+            if len(others) > 1:
+                trials.append({**{other: near for other in others}, name: value})
+        with np.errstate(all="ignore"):
+            keep = inside(domain, {n: np.array([t[n] for t in trials]) for n in row})
+        found = sample_at(original, [t for t, k in zip(trials, keep, strict=True) if k],
+                          points.dtype)
+        if found is not None:
+            checks.append(found)
+    if backstop.passed():
+        return False
+    with np.errstate(all="ignore"):
+        return all(np.all((bits_at(approximation.expr, c) <= TRUST_BITS) |
+                          (bits_at(approximation.expr, c) <= bits_at(fallback, c)))
+                   for c in checks)

@@ -1,0 +1,98 @@
+"""Regimes checked against the exact value: a branch of several variables is right on its
+whole region, and the answer does not depend on how fast the machine is."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import eqsat
+from eqsat.extract.accuracy import bits_at, sample, true_value
+from tests.conftest import corpus
+
+WRONG_BITS = 20  # a result this far off the true value, where the input as written was
+CLOSE_BITS = 8  # this close, is a wrong answer
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    # a series in one variable, valid only while the others are small beside it
+    ("x*sqrt(y*y - z*z)", {"x": 1.0, "y": 2.0, "z": 1.0}),
+    ("1 + v*log(u + (1 - u)*exp(-2/v))", {"u": 0.5, "v": 1.0}),
+    ("((x + y)*z + (t + y)*a - y*b)/(x + t + y)",
+     {"x": 1e300, "y": 1e300, "t": 0.0, "z": 0.0, "b": 0.0, "a": 2.0}),
+    ("x*1.0*log(1.0 - y/x)", {"x": 1e233, "y": 5e232}),
+])
+def test_a_branch_is_right_where_its_condition_holds(text: str, point: dict[str, float]
+                                                     ) -> None:
+    result = eqsat.stabilize_report(text)
+    truth = true_value(result.original, point, "float64")
+    assert truth is not None
+    got = float(eqsat.evaluate(result.expr, point))
+    assert got == pytest.approx(truth, rel=1e-12), result.expr
+
+
+def _wrong_points(result: eqsat.Stabilized, domain: object, dtype: str) -> int:
+    """Fresh points where the result is far off and the input as written was close."""
+    wrong = 0
+    for seed in (11, 12):
+        try:
+            points = sample(result.original, domain, 256, dtype, seed)  # type: ignore[arg-type]
+        except eqsat.EqsatError:
+            continue
+        before, after = bits_at(result.original, points), bits_at(result.expr, points)
+        wrong += int(np.sum((after > WRONG_BITS) & (before < CLOSE_BITS)))
+    return wrong
+
+
+SEVERAL = [r for r in corpus("fpbench.jsonl") if len(r["vars"]) > 1]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("record", SEVERAL, ids=lambda r: str(r["name"])[:40])
+def test_several_variable_fpbench_cases_are_never_wrong(record: dict[str, object]) -> None:
+    dtype = "float32" if record.get("precision") == "binary32" else "float64"
+    result = eqsat.stabilize_report(str(record["input"]), record.get("pre"),  # type: ignore[arg-type]
+                                    dtype=dtype)
+    assert _wrong_points(result, record.get("pre"), dtype) == 0, result.expr
+
+
+SAME_ANSWER = ["NMSE example 3.9", "NMSE problem 3.3.5", "NMSE example 3.5",
+               "ENA, Section 1.4, Exercise 4d", "Law of Cosines", "carthesianToPolar, radius"]
+
+
+def _answers(limits: eqsat.Limits) -> list[tuple[str, str]]:
+    records = {str(r["name"]): r for r in corpus("fpbench.jsonl")}
+    found = []
+    for name in SAME_ANSWER:
+        if name in records:
+            result = eqsat.stabilize_report(str(records[name]["input"]),
+                                            records[name].get("pre"),  # type: ignore[arg-type]
+                                            limits=limits)
+            found.append((str(result.expr), str(result.report.stop_reason)))
+    return found
+
+
+def test_the_answer_does_not_depend_on_the_machine_speed(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    # work budgets decide (points, candidates, terms, steps): with a limit of seconds that
+    # leaves room, a machine four times slower (its clock runs four times as fast) gives the
+    # same answers, and no stage was cut by the time
+    limits = eqsat.Limits(seconds=60)
+    usual = _answers(limits)
+    real = time.perf_counter
+    began = real()
+    monkeypatch.setattr(time, "perf_counter", lambda: began + 4 * (real() - began))
+    assert _answers(limits) == usual
+    assert all(reason != "time" for _, reason in usual)
+
+
+def test_a_backstop_that_cuts_work_says_time() -> None:
+    result = eqsat.stabilize_report("1/x - 1/tan(x)", limits=eqsat.Limits(seconds=0.3))
+    assert result.report.stop_reason == "time"
+
+
+def test_thresholds_are_short_decimals() -> None:
+    result = eqsat.stabilize_report("1/x - 1/tan(x)")
+    assert "where(abs(x) < 0.009, " in str(result.expr)
+    assert str(eqsat.parse("0.0094")) == "0.0094" and str(eqsat.parse("3.42e153")) == "3.42e153"
