@@ -180,3 +180,45 @@ def test_lazily_loaded_names_are_the_functions_after_their_modules_load() -> Non
     assert callable(eqsat.stabilize) and eqsat.stabilize.__name__ == "stabilize"
     assert callable(eqsat.explain) and eqsat.explain.__name__ == "explain"
     assert eqsat.compile("x + 1", ["x"])(2.0) == 3.0
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"x + \xff", "byte 0xff at offset 4 is not UTF-8 text"),
+    (b"x\ny\n", "a line break inside an expression"),  # was x*y
+])
+def test_a_file_that_is_no_expression_is_a_user_error(tmp_path: Path, content: bytes,
+                                                      message: str) -> None:
+    source = tmp_path / "f.txt"
+    source.write_bytes(content)
+    done = eqsat("simplify", f"@{source}")
+    assert done.returncode == 2 and done.stderr.startswith("eqsat: error: ")
+    assert message in done.stderr and "internal error" not in done.stderr
+
+
+def test_an_expression_that_starts_with_a_minus() -> None:
+    assert eqsat("simplify", "-(-(x))").stdout == "x\n"
+    assert eqsat("simplify", "-2x + 3x").stdout == "x\n"
+    assert eqsat("simplify", "--", "-x").stdout == "-x\n"
+    alone = eqsat("simplify", "-x")
+    assert alone.returncode == 2 and "goes after '--'" in alone.stderr
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--node-limit", "0", "must be a positive integer, not '0'"),
+    ("--iterations", "0", "must be a positive integer, not '0'"),
+    ("--timeout", "0", "must be a positive number of seconds, not '0'"),
+    ("--timeout", "nan", "must be a positive number of seconds, not 'nan'"),
+])
+def test_a_limit_that_cannot_be_honoured_is_refused(option: str, value: str,
+                                                    message: str) -> None:
+    done = eqsat("simplify", "x", option, value)
+    assert done.returncode == 2 and message in done.stderr and not done.stdout
+
+
+def test_a_node_limit_given_is_the_limit() -> None:
+    # the default is 1,000 e-nodes or 8 times the input's; a number given is the limit
+    done = eqsat("simplify", "exp(log(x))*sin(y) + cos(x)*tan(y)*exp(y)", "--node-limit", "10",
+                 "--report")
+    assert "the node limit stopped the rules" in done.stderr
+    nodes = int(done.stderr.split(" e-nodes at most")[0].split()[-1])
+    assert nodes <= 2 * 10  # the input's own e-nodes, and one step past the limit at most

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,10 +101,27 @@ def test_errors_name_the_problem_and_point_at_it(text: str, fragment: str, colum
     assert str(error).splitlines()[-1].index("^") - 2 == column - 1
 
 
-def test_errors_on_later_lines_give_the_line() -> None:
-    with pytest.raises(eqsat.ParseError) as caught:
-        parse("x +\n* 2")
-    assert (caught.value.line, caught.value.column) == (2, 1)
+@pytest.mark.parametrize(("text", "fragment", "column"), [
+    ("x\ny", "a line break inside an expression", 2),  # was x*y: one expression a line
+    ("x +\n* 2", "a line break inside an expression", 4),
+    ("1 000", "a number right after another operand", 3),  # was 1*0
+    ("2 3", "a number right after another operand", 3),  # was 6
+    ("(x + 1) 2", "a number right after another operand", 9),
+    ("1j", "an imaginary number", 1),  # was the symbol j
+    ("exp(x=1)", "an equation cannot be an argument of exp()", 1),
+])
+def test_text_that_means_something_else_is_refused(text: str, fragment: str, column: int
+                                                   ) -> None:
+    with pytest.raises(eqsat.ParseError, match=re.escape(fragment)) as caught:
+        parse(text)
+    assert (caught.value.line, caught.value.column) == (1, column)
+
+
+def test_juxtaposition_still_multiplies_by_names_and_parentheses() -> None:
+    assert str(parse("3x + 2(x - 1) + (a + b)(a - b) + 2 y")) == \
+        "3*x + 2*(x - 1) + (a + b)*(a - b) + 2*y"
+    assert str(parse("  x + y\n")) == "x + y"  # a file's last line break is no line break
+    assert str(parse("solve(x = 1, x)")) == "solve(x = 1, x)"
 
 
 def test_empty_and_oversized_inputs() -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import NoReturn
 
 from .api import (
     check_rules,
@@ -74,16 +76,36 @@ def _trusted(args: argparse.Namespace) -> None:
 
 def _timeout(args: argparse.Namespace) -> float:
     """The time limit as given (--timeout, or the default)."""
-    return float(args.timeout or Limits().seconds)
+    return float(Limits().seconds if args.timeout is None else args.timeout)
 
 
 def _limits(args: argparse.Namespace) -> Limits:
     """The limits for a call: the time limit less what starting the process took (the
     limit is for the whole command; in batch mode, for each line)."""
     defaults, given = Limits(), _timeout(args)
-    seconds = max(given - args.startup, given / 2) if given > 0 else given  # (bad: refused)
-    return Limits(iterations=args.iterations or defaults.iterations,
-                  nodes=args.node_limit or defaults.nodes, seconds=seconds)
+    seconds = max(given - args.startup, given / 2)
+    if args.node_limit is None:
+        nodes, per_input = defaults.nodes, defaults.nodes_per_input
+    else:  # the number given (a run cannot hold fewer e-nodes than its input)
+        nodes, per_input = args.node_limit, 1
+    return Limits(iterations=defaults.iterations if args.iterations is None else args.iterations,
+                  nodes=nodes, nodes_per_input=per_input, seconds=seconds)
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a positive number of the kind, else one clear message."""
+    def read(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not 0 < value < float("inf"):
+            noun = "a positive integer" if kind is int else "a positive number of seconds"
+            raise argparse.ArgumentTypeError(f"must be {noun}, not {text!r}")
+        return value
+
+    read.__name__ = kind.__name__
+    return read
 
 
 def _shown(expr: Expr, args: argparse.Namespace) -> str:
@@ -117,12 +139,21 @@ def _expressions(given: str) -> list[str]:
     """The expression argument: `-` reads one expression a line from standard input (batch
     mode, blank lines skipped), `@FILE` reads one expression from a file."""
     if given == "-":
-        return sys.stdin.read().splitlines()
+        raw = sys.stdin.buffer.read()
+        try:
+            return raw.decode("utf-8").splitlines()
+        except UnicodeDecodeError as error:
+            line = raw.count(b"\n", 0, error.start) + 1
+            raise EqsatError(f"cannot read standard input: byte {raw[error.start]:#04x} on "
+                             f"line {line} is not UTF-8 text") from None
     if given.startswith("@") and len(given) > 1:
         try:
             return [Path(given[1:]).read_text(encoding="utf-8").strip()]
         except OSError as error:
             raise EqsatError(f"cannot read {given[1:]}: {error.strerror}") from None
+        except UnicodeDecodeError as error:
+            raise EqsatError(f"cannot read {given[1:]}: byte {error.object[error.start]:#04x} "
+                             f"at offset {error.start} is not UTF-8 text") from None
     return [given]
 
 
@@ -336,17 +367,18 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
     command.add_argument("--quiet", action="store_true", help="no progress line, even for "
                          "runs longer than a second in a terminal")
     defaults = Limits()
-    command.add_argument("--timeout", type=float, metavar="SECONDS",
+    command.add_argument("--timeout", type=_positive(float), metavar="SECONDS",
                          help=f"for the whole run (default {defaults.seconds:g})")
-    command.add_argument("--node-limit", type=int, metavar="N", help="e-nodes per saturation "
-                         f"round (default {defaults.nodes:,}, or {defaults.nodes_per_input} "
-                         "times the input's e-nodes if more)")
-    command.add_argument("--iterations", type=int, metavar="N", help="iterations per "
-                         f"saturation round (default {defaults.iterations})")
+    command.add_argument("--node-limit", type=_positive(int), metavar="N", help="e-nodes per "
+                         "saturation round, at least the input's own (default "
+                         f"{defaults.nodes:,}, or {defaults.nodes_per_input} times the input's "
+                         "e-nodes if more)")
+    command.add_argument("--iterations", type=_positive(int), metavar="N", help="iterations "
+                         f"per saturation round (default {defaults.iterations})")
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="eqsat", description="Symbolic algebra by equality "
+    top = _Parser(prog="eqsat", description="Symbolic algebra by equality "
                                   "saturation on e-graphs.")
     top.add_argument("--version", action=_ShowVersion)
     commands = top.add_subparsers(dest="command", required=True)
@@ -454,11 +486,34 @@ def _version() -> str:
         return "(not installed)"
 
 
+_NEGATIVE_NUMBER = re.compile(r"-\d+\Z|-\d*\.\d+\Z")  # what argparse takes for one
+
+
+def _expressions_first(argv: Sequence[str]) -> list[str]:
+    """An argument that starts with '-' but can be no option ('-(-(x))', '-2x', '-.5*y') is
+    an expression: a leading space keeps argparse from reading it as an option (the parser
+    skips it). One that starts like an option ('-x') goes after '--'."""
+    return [f" {arg}" if len(arg) > 1 and arg[0] == "-" and not arg[1].isalpha() and
+            arg[1] != "-" and " " not in arg and not _NEGATIVE_NUMBER.match(arg) else arg
+            for arg in argv]  # (argparse takes one with a space for a value already)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose message for a missing expression says where one that starts
+    with '-' goes."""
+
+    def error(self, message: str) -> NoReturn:
+        if "required: expression" in message or "unrecognized arguments: -" in message:
+            message += " (an expression that starts with '-' goes after '--': eqsat " \
+                       f"{self.prog.split()[-1]} -- -x)"
+        super().error(message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit status 0, 2 for bad input (one line on stderr), 1 for an internal error (one
     line too: a bug to report), 124 when a call ran far past its time limit (see
     watchdog), 130 when interrupted, 141 when the output pipe closed; never a traceback."""
-    args = parser().parse_args(argv)
+    args = parser().parse_args(_expressions_first(sys.argv[1:] if argv is None else argv))
     set_progress(not getattr(args, "quiet", False))
     # a command with a time limit ends, saying so, if it runs far past it (see watchdog);
     # in batch mode each line is timed on its own

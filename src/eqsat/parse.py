@@ -32,6 +32,10 @@ _NUMBER_PARTS = re.compile(r"(?P<mantissa>[\d.]+)(?:[eE](?P<exponent>[-+]?\d+))?
 _NUMBER_TAIL = re.compile(r"(?<![\w.])(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
                           r"(?P<tail>[.\d_]|[eE](?![A-Za-z0-9_])|[eE][-+](?!\d)"
                           r"|(?<=\b0)[xXbBoO][0-9A-Fa-f])?")
+# an operand (a name, a number, a parenthesis) and then a number, with no operator between:
+# juxtaposition multiplies by a name or a parenthesis, never by a number ("1 000", "2 3")
+_NUMBER_AFTER_OPERAND = re.compile(r"(?:[\w.][ \t]+|\)[ \t]*)(?=\.?\d)")
+_IMAGINARY = re.compile(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[jJ](?!\w)")  # 1j
 _NAME_THEN_DECIMAL = re.compile(r"(?:[A-Za-z_]\w*|\))(?=\.\d)")  # x1.5: not x1 * 0.5
 _MALFORMED = {".": "a number has one decimal point", "_": "digits cannot be grouped with '_'",
               "e": "an exponent needs digits (1e5, 1e-5)",
@@ -132,6 +136,9 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         spec = lookup(str(token))
         if spec is None or spec.kind == OpKind.CONSTANT:
             raise _Located(f"unknown function {str(token)!r}", *where)
+        if spec.is_value and any(a.op == "equation" for a in args):  # exp(x=1): no keyword
+            raise _Located(f"an equation cannot be an argument of {token}() (only a "
+                           "reduction takes a keyword, axis=k)", *where)
         name = REDUCING.get(str(token), spec.name) if len(args) == 1 else spec.name
         if name in AXIS_OPS:
             if len(args) != OPS[name].arity - 1 or len(axes) > 1:
@@ -206,6 +213,15 @@ def _check_numbers(text: str, source: str) -> None:
         column = match.end() - (text.rfind("\n", 0, match.end()) + 1) + 1
         raise ParseError("a decimal point right after a name or ')' (write x*1.5, or x1_5 "
                          "for a name)", text, line, column, source)
+    for pattern, message in ((_IMAGINARY, "an imaginary number: eqsat's expressions are "
+                              "real (write 1*j for a symbol j)"),
+                             (_NUMBER_AFTER_OPERAND, "a number right after another operand: "
+                              "write the operator (2*3, not 2 3; no spaces inside numbers)")):
+        for match in pattern.finditer(text):
+            at = match.start() if pattern is _IMAGINARY else match.end()
+            line = text.count("\n", 0, at) + 1
+            column = at - (text.rfind("\n", 0, at) + 1) + 1
+            raise ParseError(message, text, line, column, source)
 
 
 def _check_bounds(text: str, source: str) -> None:
@@ -276,6 +292,13 @@ def parse(text: str | Expr, symbols: Iterable[Expr] = ()) -> Expr:
         return text
     if isinstance(text, str) and not text.strip():
         raise ParseError("empty expression", text, 1, 1)
+    inner = re.search(r"[\r\n]", text.strip()) if isinstance(text, str) else None
+    if isinstance(text, str) and inner is not None:
+        at = len(text) - len(text.lstrip()) + inner.start()
+        line = text.count("\n", 0, at) + 1
+        raise ParseError("a line break inside an expression: an expression is one line (batch "
+                         "mode reads one a line; @FILE holds one)", text, line,
+                         at - (text.rfind("\n", 0, at) + 1) + 1)
     result = parse_with(text, "expression", symbols)
     assert isinstance(result, Expr)
     return result

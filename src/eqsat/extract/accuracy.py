@@ -150,7 +150,7 @@ def _precondition(text: str) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
 def _evaluator(text: str) -> Callable[[dict[str, np.ndarray]], Any]:
     """The value of a precondition's text (or of a constant in it) on arrays."""
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         raise EqsatError(f"malformed precondition {text!r}: {error.msg}") from None
     operators = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
