@@ -5,8 +5,8 @@ import eqsat
 x, y = eqsat.symbols("x y")
 print(eqsat.simplify("x*y/x"))                       # y
 print(eqsat.simplify((x + 1) ** 2 - (x**2 + 2 * x + 1)))  # 0
-print(eqsat.simplify("exp(log(x))"))                 # exp(log(x)): x could be <= 0
-print(eqsat.simplify("exp(log(x))", assume={"x": "positive"}))  # x
+print(eqsat.simplify("sqrt(x^2)"))                   # abs(x): x could be < 0
+print(eqsat.simplify("sqrt(x^2)", assume={"x": "nonnegative"}))  # x
 
 result = eqsat.simplify_report("sin(x)^2 + cos(x)^2")
 print(result.expr, "--", result.report.stop_reason, f"in {result.report.iterations} iterations")

@@ -499,14 +499,16 @@ def _expressions_first(argv: Sequence[str]) -> list[str]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose message for a missing expression says where one that starts
-    with '-' goes."""
+    """argparse's parser, whose errors are one line as eqsat's are (exit status 2), and whose
+    message for a missing expression says where one that starts with '-' goes."""
 
     def error(self, message: str) -> NoReturn:
+        command = self.prog.split()[-1]
         if "required: expression" in message or "unrecognized arguments: -" in message:
-            message += " (an expression that starts with '-' goes after '--': eqsat " \
-                       f"{self.prog.split()[-1]} -- -x)"
-        super().error(message)
+            message += f" (an expression that starts with '-' goes after '--': eqsat {command} " \
+                       "-- -x)"
+        where = "" if command == "eqsat" else f"{command}: "
+        self.exit(2, f"eqsat: error: {where}{message} (see {self.prog} --help)\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
