@@ -56,12 +56,18 @@ def _long_compile() -> eqsat.Expr:
     return e
 
 
-def _command(text: str, limits: eqsat.Limits) -> None:
-    """The whole `eqsat simplify --timeout` process, start to end, the text in a file."""
+def _exponentials(count: int) -> str:
+    return " + ".join(f"(exp({i}*x) - 1)" for i in range(1, count + 1))
+
+
+def _command(text: str, limits: eqsat.Limits, verb: str = "simplify") -> None:
+    """The whole `eqsat VERB --timeout` process, start to end, the text in a file (stabilize
+    takes it on the command line)."""
     with tempfile.TemporaryDirectory() as folder:
         given = Path(folder) / "input.txt"
         given.write_text(text)
-        done = subprocess.run([sys.executable, "-m", "eqsat.cli", "simplify", f"@{given}",
+        argument = f"@{given}" if verb == "simplify" else text
+        done = subprocess.run([sys.executable, "-m", "eqsat.cli", verb, argument,
                                "--timeout", f"{limits.seconds:g}"], capture_output=True,
                               text=True)
     if done.returncode:
@@ -109,6 +115,19 @@ ENTRY_POINTS: list[tuple[str, float, Callable[[], Any], Call]] = [
     ("compile: 5,000 nodes", 2.0, _long_compile, lambda e, lim: eqsat.compile(e, limits=lim)),
     ("stabilize: sin(exp(x))", 1.0, lambda: "sin(exp(x))",
      lambda e, lim: eqsat.stabilize(e, limits=lim)),
+    ("stabilize: 39 (exp(i*x) - 1) terms", 2.0, lambda: _exponentials(39),
+     lambda e, lim: eqsat.stabilize(e, limits=lim)),
+    ("command: stabilize 39 exp terms", 2.0, lambda: _exponentials(39),
+     lambda e, lim: _command(e, lim, "stabilize")),
+    ("error_bits: x+x+...+x, 20,000 terms", 5.0, lambda: "+".join(["x"] * 20_000),
+     lambda e, lim: eqsat.error_bits(e, limits=lim)),
+    ("explain: a 3,000-term sum", 2.0, lambda: "+".join(["x"] * 3_000),
+     lambda e, lim: eqsat.explain(e, limits=lim)),
+    ("explain: exp(x) to exp(x) + 0*sin(y)^100", 2.0,
+     lambda: ("exp(x)", "exp(x) + 0*sin(y)^100"),
+     lambda e, lim: eqsat.explain(*e, limits=lim)),
+    ("diff: atan(x)*sqrt(x), order 10", 2.0, lambda: "atan(x)*sqrt(x)",
+     lambda e, lim: eqsat.diff_report(e, "x", 10, limits=lim)),
 ]
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, overload
 from . import arguments
 from .derivative import derivative
 from .engines import engine
-from .errors import EqsatError, ShapeError
+from .errors import EqsatError, LimitError, ShapeError
 from .expr import Expr, check_depth, check_same_symbol, make, number, postorder, rebuild, symbol
 from .extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from .extract.tree import class_shapes
@@ -273,7 +273,8 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
                 assume: Mapping[str, str | Iterable[str]] | None = None) -> Simplified:
     """The n-th derivative in wrt (or mixed partials in a list of symbols, in order),
     simplified. The derivative is always complete; the limits bound its simplification,
-    and the report says whether one cut it short."""
+    and the report says whether one cut it short. A LimitError when the time runs out
+    before the last of several derivatives is begun."""
     start = to_expr(expr, assume)
     if is_tensor(start):
         raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
@@ -286,7 +287,10 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     # derivative of the simplified form, 0, is defined
     cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
     current, total = cleaned.expr, cleaned.report
-    for variable in order:
+    for done, variable in enumerate(order):
+        if done and budget.seconds_left() <= 0:  # each derivative is complete, or none is
+            raise LimitError(f"the time limit of {limits.seconds:g} s ran out after {done} of "
+                             f"{len(order)} derivatives; raise the time limit")
         symbol_ = _variable(current, variable)
         if symbol_ not in current.free_symbols():
             current = number(0)  # a constant's derivatives are 0: no e-graph needed

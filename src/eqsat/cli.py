@@ -83,13 +83,25 @@ def _limits(args: argparse.Namespace) -> Limits:
     """The limits for a call: the time limit less what starting the process took (the
     limit is for the whole command; in batch mode, for each line)."""
     defaults, given = Limits(), _timeout(args)
-    seconds = max(given - args.startup, given / 2)
+    spent = 0.0 if args.batch else _since_start()  # starting Python, imports, reading input
+    seconds = max(given - spent, given / 2)
     if args.node_limit is None:
         nodes, per_input = defaults.nodes, defaults.nodes_per_input
     else:  # the number given (a run cannot hold fewer e-nodes than its input)
         nodes, per_input = args.node_limit, 1
     return Limits(iterations=defaults.iterations if args.iterations is None else args.iterations,
                   nodes=nodes, nodes_per_input=per_input, seconds=seconds)
+
+
+def _since_start() -> float:
+    """Seconds since this process started (wall clock, from /proc where there is one; else
+    the processor time it has used)."""
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # after boot
+        return max(float(Path("/proc/uptime").read_text().split()[0]) - started, 0.0)
+    except (OSError, ValueError, IndexError):
+        return time.process_time()
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
@@ -521,7 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # in batch mode each line is timed on its own
     batch = getattr(args, "expression", None) == "-"
     timed = hasattr(args, "timeout") and not batch
-    args.startup = 0.0 if batch else time.process_time()  # starting Python, importing eqsat
+    args.batch = batch  # (each line of a batch has the whole limit)
     try:
         _trusted(args)
         with hard_stop(_timeout(args)) if timed else nullcontext():
@@ -551,5 +563,18 @@ def _internal_error(error: Exception) -> int:
     return 1
 
 
+def run() -> NoReturn:
+    """The `eqsat` command: main's exit status, without tearing down what the call built
+    (a large e-graph and its terms take a tenth of the time limit to free, and the process
+    ends anyway); the output is flushed first."""
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = 141
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Literal
 
 from .errors import EqsatError
-from .expr import Expr, make, number
+from .expr import Expr, make, number, postorder
 from .limits import MAX_FOLD_BITS, MAX_FOLD_EXPONENT, Snapshot
 from .rules.guards import GUARDS
 from .rules.model import Guard, Rule
@@ -34,6 +34,7 @@ REVERSE_COST = 2  # a rule used right to left costs more than one used as writte
 MAX_REPLANS = 300  # plans tried in one class before giving up
 MAX_DEPTH = 60  # nested rewrites (subterms brought into shape for a rule) at most
 UNREACHABLE = 50  # the planned cost of an argument form no chain of edges reaches
+MAX_PLAN_WORK = 40_000  # rewrites weighed and e-nodes searched while planning a derivation
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class Deriver:
         self.max_steps = max_steps
         self.deadline = time.perf_counter() + seconds
         self.steps_taken = 0
+        self.plan_work = 0  # edges weighed by _plan, against MAX_PLAN_WORK
         self._active: set[tuple[Expr, Node]] = set()  # rewrites under way (no regress)
         self._distance_cache: dict[tuple[int, Node], dict[Node, int]] = {}
         self._shapes: dict[int, tuple[tuple[Node | None, ...], tuple[Placed, ...]]] = {}
@@ -101,11 +103,11 @@ class Deriver:
     # --- the e-graph -----------------------------------------------------------------------
     def class_of(self, term: Expr) -> int | None:
         """The e-class of a term, or None if one of its nodes is not in the e-graph."""
-        if term in self._classes:
-            return self._classes[term]
-        found = self._lookup(self._key(term))
-        self._classes[term] = found
-        return found
+        if term not in self._classes:  # children first, without recursion (deep terms)
+            for node in postorder(term, into=lambda n: n not in self._classes):
+                if node not in self._classes:
+                    self._classes[node] = self._lookup(self._key(node))
+        return self._classes[term]
 
     def _key(self, term: Expr) -> Node | None:
         if term.is_number:
@@ -246,6 +248,7 @@ class Deriver:
                         reached.append(source)
             frontier = reached
         self._distance_cache[(eclass, goal)] = distance
+        self._plan_tick(len(into) + len(distance))  # the search's work, in e-nodes visited
         return distance
 
     def _shape(self, edge: _Edge) -> tuple[tuple[Node | None, ...], tuple[Placed, ...]]:
@@ -338,6 +341,7 @@ class Deriver:
             for edge in edges:
                 if edge.source not in (node, ANY) or edge.target == node or id(edge) in banned:
                     continue
+                self._plan_tick()
                 if edge.rule is None:  # a fold: each argument must become its number
                     after: _State | None = (edge.target, ())
                     total = cost + 1 + sum(kid is None or kid[0] != "num" for kid in kids or ())
@@ -361,6 +365,15 @@ class Deriver:
         steps, reached = self._solve(start, goal, 0)
         assert reached == goal
         return steps
+
+    def _plan_tick(self, work: int = 1) -> None:
+        """Work done while planning (an edge weighed, e-nodes searched): the work budget,
+        and the time as a backstop."""
+        before, self.plan_work = self.plan_work, self.plan_work + work
+        if self.plan_work > MAX_PLAN_WORK:
+            raise OutOfBudget(f"planning took more than {MAX_PLAN_WORK:,} steps of work")
+        if before // 256 != self.plan_work // 256 and time.perf_counter() > self.deadline:
+            raise OutOfBudget("out of time while planning")
 
     def _tick(self, depth: int) -> None:
         self.steps_taken += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,30 +71,30 @@ class Derivation:
 def explain(start: ExprInput, result: ExprInput | None = None, *,
             rules: Iterable[str | Path] = (), rulesets: Sequence[str] = ("simplify",),
             limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
-            rounds: int = 4, seconds: float = 5.0) -> Derivation:
+            rounds: int = 4) -> Derivation:
     """A step-by-step derivation of result (by default: what simplify returns) from start.
 
     Each round saturates an e-graph holding both; if they share an e-class, a path of single
     rewrites between them is searched for among the e-graph's terms; otherwise the round
     derives the cheapest term it found and the next round goes on from there, as simplify
-    does. The time limit covers the rounds' runs; the searches have `seconds` between them.
-    Every step is checked by evaluating both sides at sampled points.
+    does. The searches are bounded by work (derivation.MAX_PLAN_WORK); the time limit covers
+    the whole call, the rounds' runs and the searches. Every step is checked by evaluating
+    both sides at sampled points.
     """
     limits = Limits.of(limits)
+    budget = Budget.start(limits)
     rule_files = arguments.rule_files(rules)
     begin = to_expr(start, assume)
     if is_tensor(begin):
         raise EqsatError("explain derives scalar expressions; this one has tensors")
     goal = simplify(begin, rules=rule_files, rulesets=rulesets, limits=limits, assume=assume) \
         if result is None else to_expr(result, assume)
-    search_ends = time.perf_counter() + seconds  # the searches have their own time
-
     def one_round(state: _Progress, limits: Limits) -> Round[_Progress]:
         """A fresh e-graph holding the term reached so far and the goal."""
         current, steps, _ = state
         try:
             found, reached = _one_round(current, goal, rule_files, rulesets, limits,
-                                        max(search_ends - time.perf_counter(), 0.0))
+                                        budget.seconds_left())
         except OutOfBudget as failure:
             failed = _missing(begin, goal, f"no path of rewrites found ({failure})")
             return Round((current, steps, failed), done=True)
@@ -108,7 +107,7 @@ def explain(start: ExprInput, result: ExprInput | None = None, *,
         return Round((reached, steps, None))
 
     started: _Progress = (begin, [], None)
-    _, _, outcome = in_rounds(started, one_round, Budget.start(limits), rounds,
+    _, _, outcome = in_rounds(started, one_round, budget, rounds,
                               RunReport(StopReason.ITERATIONS))
     return outcome or _missing(begin, goal, f"not reached in {rounds} rounds")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,7 +15,7 @@ import numpy as np
 from . import arguments
 from .api import expand_derivatives, simplify
 from .engines import engine
-from .errors import EqsatError
+from .errors import EqsatError, LimitError
 from .expr import Expr
 from .extract import CostModel, TreeExtractor, display_order, series
 from .extract.accuracy import (
@@ -79,16 +80,23 @@ class Stabilized:
 
 
 def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
-               dtype: str = "float64", seed: int = 0) -> float:
+               dtype: str = "float64", seed: int = 0, *, limits: Limits | None = None) -> float:
     """Mean bits of error of expr in floating point (Herbie's measure): log2(1 + floats
     between the computed and the correctly rounded true value), over sampled points where
     the true value is finite. domain: {"x": (low, high)}, a precondition such as
-    "0 < x < 1 and y > 2", or None for every float bit pattern."""
+    "0 < x < 1 and y > 2", or None for every float bit pattern. A LimitError when the true
+    values of all the points take longer than the limits' seconds."""
+    limits = Limits.of(limits)
+    stop = Backstop(time.perf_counter() + limits.seconds)
     start = to_expr(expr)
     if is_tensor(start):
         raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
-    return mean_bits(start, sample(start, arguments.domain(domain),
-                                   arguments.count(points, "points"), dtype, seed))
+    wanted = arguments.count(points, "points")
+    points_ = sample(start, arguments.domain(domain), wanted, dtype, seed, backstop=stop)
+    if stop.cut:
+        raise LimitError(f"the time limit of {limits.seconds:g} s ran out after the true values "
+                         f"of {points_.size} of {wanted} points; raise it, or ask for fewer")
+    return mean_bits(start, points_)
 
 
 def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 256,
