@@ -222,3 +222,12 @@ def test_a_node_limit_given_is_the_limit() -> None:
     assert "the node limit stopped the rules" in done.stderr
     nodes = int(done.stderr.split(" e-nodes at most")[0].split()[-1])
     assert nodes <= 2 * 10  # the input's own e-nodes, and one step past the limit at most
+
+
+def test_dir_lists_the_names_loaded_on_first_use() -> None:
+    import eqsat
+
+    listed = dir(eqsat)
+    for name in ("compile", "stabilize", "to_sympy", "explain", "exp", "log1p", "where",
+                 "Engine", "TruthValueError"):
+        assert name in listed

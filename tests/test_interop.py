@@ -89,3 +89,10 @@ def test_piecewise_comes_back_as_where_with_comparisons_for_conditions() -> None
         assert float(eqsat.evaluate(branched, point)) == value
     with pytest.raises(eqsat.EqsatError, match="no value where none of its conditions holds"):
         eqsat.from_sympy(sympy.Piecewise((x, x > 0)))
+
+
+def test_an_unsupported_sympy_object_is_named() -> None:
+    x = sympy.Symbol("x")
+    with pytest.raises(eqsat.EqsatError, match="cannot convert SymPy Integral Integral"):
+        eqsat.from_sympy(sympy.Integral(x, x))  # (was: "cannot convert SymPy Tuple (x,)")
+    assert str(eqsat.from_sympy(x < 2)) == "x < 2"

@@ -135,6 +135,12 @@ __all__ = [
 ]
 
 
+def __dir__() -> list[str]:
+    """Every public name, those loaded on first use and the op functions too."""
+    ops = (op.name for op in OPS.values() if op.kind != OpKind.CONSTANT and op.is_value)
+    return sorted({*globals(), *__all__, *_LAZY, "Engine", "to_sympy", "from_sympy", *ops})
+
+
 def __getattr__(name: str) -> Any:
     """Every op in the table is also a function: eqsat.exp(x), eqsat.where(x > 0, x, 0);
     Engine loads egglog, to_sympy/from_sympy load SymPy, and the names of _LAZY their

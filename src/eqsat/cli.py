@@ -451,7 +451,9 @@ def parser() -> argparse.ArgumentParser:
                           "or cupy (a fused CUDA kernel launched by CuPy)")
     compile_.add_argument("--args", nargs="+", metavar="X", help="argument order (default: "
                           "every symbol, sorted by name)")
-    compile_.add_argument("--dtype", choices=["float32", "float64"])
+    compile_.add_argument("--dtype", choices=["float32", "float64"], help="cast every input "
+                          "(default: numpy and dask keep float inputs as they are; cupy "
+                          "float32)")
     compile_.add_argument("--optimize", choices=["simplify", "stabilize", "none"],
                           default="simplify", help="default simplify")
     compile_.add_argument("--name", default="kernel", help="the function's name (default "

@@ -211,7 +211,9 @@ def run_demo() -> None:
     _explained()
 
     _heading("the run report: why it stopped and which rules fired")
-    print("  " + str(simplify_report("tan(x)*cos(x) + sin(x)^2 + cos(x)^2").report)
+    reported = simplify_report("tan(x)*cos(x) + sin(x)^2 + cos(x)^2")
+    print(f"  simplify(tan(x)*cos(x) + sin(x)^2 + cos(x)^2)  ->  {reported.expr}")
+    print("  " + str(reported.report)
           .replace("\n", "\n  "))
 
     _heading("your own rules, checked numerically and proven by their check: lines")

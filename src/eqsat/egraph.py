@@ -120,7 +120,8 @@ def _refuse_unsound(rules: Sequence[Rule]) -> None:
     if failed:
         listed = "\n".join(f"  {verdict}" for verdict in failed)
         raise RuleError(f"{len(failed)} rule(s) failed the soundness check:\n{listed}\n"
-                        "fix them, or load them anyway with trust=True (eqsat --trust)")
+                        "fix them, or load them anyway: trust=True, or --trust after the "
+                        "command (eqsat simplify --trust ...)")
 
 
 class Engine:

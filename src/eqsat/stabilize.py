@@ -302,9 +302,10 @@ def plot_error(result: Stabilized, path: str | Path) -> Path:
                    label="regimes (branches of the result)" if k == 0 else None)
     ax.set_xlabel(names[0] + (" (placed by rank among the floats)" if ranked else ""))
     ax.set_ylabel(f"bits of error ({result.sample.dtype})")
-    ax.legend(fontsize="small")
+    # below the axes, so that no point is hidden behind it
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     figure.tight_layout()
     target = Path(path)
-    figure.savefig(target)
+    figure.savefig(target, bbox_inches="tight")
     plt.close(figure)
     return target

@@ -111,11 +111,21 @@ def from_sympy(value: Any) -> Expr:
             done[node] = _piecewise(node)
             continue
         if not ready and node.args:
+            if not isinstance(node, _COMPOUND):  # named here, not at an argument of it
+                raise _unconvertible(node)
             stack.append((node, True))
             stack.extend((a, False) for a in node.args)
             continue
         done[node] = _from_node(node, [done[a] for a in node.args])
     return done[sympy.sympify(value)]
+
+
+_COMPARED = {sympy.StrictLessThan: "lt", sympy.LessThan: "le", sympy.StrictGreaterThan: "gt",
+             sympy.GreaterThan: "ge", sympy.Equality: "eq", sympy.Unequality: "ne"}
+
+# the compound SymPy objects _from_node builds from their converted arguments
+_COMPOUND = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Min, sympy.Max, sympy.Eq, *_COMPARED,
+             *_FROM_FUNCTION)
 
 
 def _derivative(node: Any) -> Expr:
@@ -125,9 +135,6 @@ def _derivative(node: Any) -> Expr:
             result = make("diff", result, from_sympy(variable))
     return result
 
-
-_COMPARED = {sympy.StrictLessThan: "lt", sympy.LessThan: "le", sympy.StrictGreaterThan: "gt",
-             sympy.GreaterThan: "ge", sympy.Equality: "eq", sympy.Unequality: "ne"}
 
 
 def _piecewise(node: Any) -> Expr:
@@ -200,7 +207,14 @@ def _from_node(node: Any, args: list[Expr]) -> Expr:
         return _fold("min" if isinstance(node, sympy.Min) else "max", args)
     if isinstance(node, sympy.Eq):
         return make("equation", *args)
+    if type(node) in _COMPARED:
+        return make(_COMPARED[type(node)], *args)
     for function, name in _FROM_FUNCTION.items():
         if isinstance(node, function):
             return make(name, *args)
-    raise EqsatError(f"cannot convert SymPy {type(node).__name__} {node} to eqsat")
+    raise _unconvertible(node)
+
+
+def _unconvertible(node: Any) -> EqsatError:
+    return EqsatError(f"cannot convert SymPy {type(node).__name__} {str(node)[:60]} to eqsat: "
+                      "it has no such operation")
