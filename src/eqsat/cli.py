@@ -25,6 +25,7 @@ from .display import pretty
 from .engines import engine
 from .errors import EqsatError
 from .expr import Expr
+from .extract.cost import REPRESENTATIVE_SIZE
 from .inputs import to_expr
 from .limits import Limits
 from .ops import ROWS
@@ -370,7 +371,8 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
     command.add_argument("--shape", action="append", default=[], metavar="NAME=DIMS",
                          help="a tensor: A=n,m (sizes are names or integers; repeatable)")
     command.add_argument("--size", action="append", default=[], metavar="DIM=N",
-                         help="a named dimension's representative size for the costs")
+                         help="a named dimension's representative size for the costs "
+                         f"(default {REPRESENTATIVE_SIZE})")
     command.add_argument("--trust", action="store_true", help="load --rules files even if "
                          "some rule fails the numeric soundness check")
     command.add_argument("--report", action="store_true", help="print the run report")

@@ -139,6 +139,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         """A fresh e-graph from the most accurate form so far."""
         nonlocal tried
         found, measured, report = _round(best.expr, rules, limits, points_, model, ranges, stop)
+        if report.stop_reason == StopReason.TIME:  # a later round's reason must not hide it
+            stop.cut = True
         tried += len(measured)
         forms.update((c.expr, c.bits) for c in measured)
         if not better(found, best, min(best.bits, before)):

@@ -430,14 +430,16 @@ def holds_on_region(made: Guarded, approximation: Approximation, original: Expr,
             if len(others) > 1:
                 trials.append({**{other: near for other in others}, name: value})
         with np.errstate(all="ignore"):
-            keep = inside(domain, {n: np.array([t[n] for t in trials]) for n in row})
-        found = sample_at(original, [t for t, k in zip(trials, keep, strict=True) if k],
+            kept = inside(domain, {n: np.array([t[n] for t in trials]) for n in row})
+        found = sample_at(original, [t for t, keep in zip(trials, kept, strict=True) if keep],
                           points.dtype)
         if found is not None:
             checks.append(found)
     if backstop.passed():
         return False
-    with np.errstate(all="ignore"):
-        return all(np.all((bits_at(approximation.expr, c) <= TRUST_BITS) |
-                          (bits_at(approximation.expr, c) <= bits_at(fallback, c)))
-                   for c in checks)
+    for check in checks:
+        with np.errstate(all="ignore"):
+            error = bits_at(approximation.expr, check)
+            if not np.all((error <= TRUST_BITS) | (error <= bits_at(fallback, check))):
+                return False
+    return True
