@@ -29,6 +29,10 @@ def test_a_deep_term_is_extracted_without_recursion_and_past_the_limit_refused()
     e = eqsat.parse("x")
     for _ in range(MAX_DEPTH):
         e = eqsat.sin(e)
+    assert eqsat.simplify(e) is e  # no rule can start from it: no e-graph, no depth limit
+    e = eqsat.parse("x")
+    for _ in range(MAX_DEPTH):
+        e = eqsat.exp(e)  # (exp(a) => E^a can)
     with pytest.raises(eqsat.LimitError, match=f"nested {MAX_DEPTH + 1:,} levels deep"):
         eqsat.simplify(e)
 

@@ -23,6 +23,7 @@ from .ops import COMPARISONS
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .rules import load_rules
+from .rules.matching import untouched
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show
 
@@ -148,6 +149,10 @@ class _Query:
         if complete and not self.rules and all(map(is_rational_node, nodes)):
             # a rational function of symbols: the least costly of its normal forms is the answer
             return Round(state, done=True, stop=StopReason.NORMAL_FORM)
+        if not is_tensor(best) and \
+                untouched(best, engine(self.rules).left_sides(self.rulesets)):
+            # no rule can fire anywhere in it: an e-graph would give it back as it is
+            return Round(state, done=True, stop=StopReason.SATURATED)
         check_depth(best)  # what reaches egglog (said before the time it would take)
         if len(nodes) * SECONDS_PER_INPUT_NODE > limits.seconds:
             # adding and extracting it alone would pass the limit

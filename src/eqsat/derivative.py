@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 
 from .expr import Expr, make, postorder
 from .rules.guards import GUARDS
+from .rules.matching import Binding, match
 from .rules.model import Guard, Rule
 
-Binding = dict[Expr, Expr]
 Mentioned = Callable[[Expr], bool]
 
 # what a declared assumption proves, for each sign guard
@@ -65,30 +65,12 @@ def _step(node: Expr, wrt: Expr, rules: Sequence[Rule], mentions: dict[Expr, boo
 
     for rule in rules:
         pattern, variable = rule.lhs.args
-        binding = _match(pattern, node, {variable: wrt})
+        binding = match(pattern, node, {variable: wrt})
         if binding is None or not all(_holds(g, binding, mentioned) for g in rule.guards):
             continue
         applied[rule.name] = applied.get(rule.name, 0) + 1
         return _instantiate(rule.rhs, binding, inner)
     raise _Undecided
-
-
-def _match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
-    """The binding of the pattern's variables that makes it the term, extending `binding`."""
-    if pattern.is_symbol:
-        bound = binding.get(pattern)
-        if bound is None:
-            return {**binding, pattern: term}
-        return binding if bound == term else None
-    if pattern.op != term.op or len(pattern.args) != len(term.args) or \
-            (pattern.is_number and pattern.number != term.number):
-        return None
-    for sub, arg in zip(pattern.args, term.args, strict=True):
-        found = _match(sub, arg, binding)
-        if found is None:
-            return None
-        binding = found
-    return binding
 
 
 def _holds(guard: Guard, binding: Binding, mentioned: Mentioned) -> bool:
