@@ -44,17 +44,15 @@ def test_diff_solve_and_compile_from_threads() -> None:
     assert kernel(2.0, 3.0) == 4.0
 
 
-def test_an_engine_made_in_another_thread_says_so_and_stays_usable() -> None:
+def test_an_engine_made_in_another_thread_is_usable_here() -> None:
+    # egglog 14's e-graphs move between threads (13.2's panicked: "unsendable")
     made: list[Engine] = []
     worker = threading.Thread(target=lambda: made.append(Engine()))
     worker.start()
     worker.join()
-    with pytest.raises(eqsat.EqsatError, match="made in another thread"), \
-            made[0].session():
-        pass
-    mine = Engine()
-    with mine.session() as session:
+    with made[0].session() as session:
         session.add(eqsat.parse("x"))
+        assert session.run(["simplify"]).stop_reason == "saturated"
 
 
 def test_a_failed_push_leaves_the_engine_free(monkeypatch: pytest.MonkeyPatch) -> None:

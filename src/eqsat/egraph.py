@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -140,7 +139,6 @@ class Engine:
         rule of these files is checked numerically first (the library's are checked by the
         test suite): a RuleError lists those that fail, unless trust=True."""
         self._graphs: dict[tuple[bool, frozenset[str]], bindings.EGraph] = {}
-        self._thread = threading.get_ident()  # egglog's e-graphs are bound to their thread
         self._check_usable()
         rules = arguments.rule_files(rules)
         loaded = RuleFile()
@@ -165,21 +163,10 @@ class Engine:
         if mine.rules:  # a broken rule file fails here, not in a later query
             self._graph(False, frozenset(rule.ruleset for rule in mine.rules))
 
-    def __del__(self, thread_now: Callable[[], int] = threading.get_ident) -> None:
-        # egglog refuses to drop an e-graph outside its thread (an error at every such
-        # drop): an engine given up by another thread keeps its e-graphs instead (the
-        # default argument: at exit the threading module may be gone before the engine)
-        if thread_now() != self._thread and self._graphs:
-            ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._graphs))
-
     def _check_usable(self) -> None:
         """An EqsatError, rather than a hang or egglog's panic, where this engine cannot run."""
         if _FORKED:
             raise EqsatError(FORK_MESSAGE)
-        if threading.get_ident() != self._thread:
-            raise EqsatError("this Engine was made in another thread, and egglog's e-graphs "
-                             "cannot move between threads: make one Engine per thread "
-                             "(eqsat's functions and eqsat.engine() do so)")
 
     def _graph(self, tensor: bool, rulesets: frozenset[str]) -> bindings.EGraph:
         """The e-graph compiled for scalar or for tensor queries that run these rulesets.
@@ -453,7 +440,7 @@ class Session:
             if contradiction:
                 report.stop_reason = StopReason.CONTRADICTION
                 break
-            if not output.updated:  # held-back rules count as updates, so this is a fixpoint
+            if output.can_stop:  # nothing changed and no rule is held back: a fixpoint
                 report.stop_reason = StopReason.SATURATED
                 break
             if report.nodes >= node_limit:
@@ -509,7 +496,7 @@ class Session:
                 if name in expected:
                     report.rule_matches[name] = report.rule_matches.get(name, 0) + count
             report.nodes = self.node_count()
-            if not output.updated:
+            if output.can_stop:
                 break
             if report.nodes > SATURATE_NODES:
                 raise LimitError(f"the [{', '.join(rulesets)}] rules grew the e-graph past "

@@ -1,5 +1,5 @@
-"""Each thread's compiled engines, one per set of rule files (egglog's e-graphs are bound to
-the thread that made them)."""
+"""Each thread's compiled engines, one per set of rule files: one engine runs one query at a
+time, and egglog lets go of Python's lock while it runs, so threads query in parallel."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # egglog loads with the first engine, not with eqsat
     from .egraph import Engine
 
 ENGINES_PER_THREAD = 8
-_per_thread = threading.local()  # egglog's e-graphs are bound to the thread that made them
+_per_thread = threading.local()
 
 
 def _engine(rule_files: tuple[tuple[str, float], ...], trust: bool) -> Engine:

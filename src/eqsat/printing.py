@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .collector import collector_paused
 from .expr import Expr, postorder
@@ -162,7 +162,7 @@ def shown_part(root: Expr, budget: int = MAX_PRINTED_NODES) -> Expr:
     return children[-1][0]
 
 
-def render(root: Expr, node_text: Callable[[Expr, list[tuple[T, int]]], tuple[T, int]],
+def render[T: Text](root: Expr, node_text: Callable[[Expr, list[tuple[T, int]]], tuple[T, int]],
            budget: int = MAX_PRINTED_NODES) -> str:
     """Bottom-up over distinct subterms (of the part shown_part keeps); a subterm's text is
     dropped once its last parent has used it, so memory stays near the output's size."""
@@ -218,7 +218,7 @@ class Abbreviations:
         return _cut(self.done[expr][0], self.width)
 
 
-class Printer(Generic[R]):
+class Printer[R]:
     """The one printer base: a node's printed form from its arguments', by the printer's
     `_print_<op>` method where it has one (the special cases), else by `default` (tables and
     the op table). Subclasses: the infix printers below (text, LaTeX, Unicode), and the code

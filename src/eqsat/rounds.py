@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from .limits import Budget, Limits
 from .report import RunReport, StopReason
@@ -13,7 +13,7 @@ State = TypeVar("State")
 
 
 @dataclass
-class Round(Generic[State]):
+class Round[State]:
     """What one round left: the state the next round starts from (the answer so far), the
     report of its run (None: it ran nothing), whether no further round would help, and the
     stop reason to give when it ended without a run."""
@@ -24,7 +24,7 @@ class Round(Generic[State]):
     stop: StopReason | None = None
 
 
-def in_rounds(start: State, one_round: Callable[[State, Limits], Round[State]],
+def in_rounds[State](start: State, one_round: Callable[[State, Limits], Round[State]],
               budget: Budget, count: int, total: RunReport) -> State:
     """Run one_round up to `count` times, each from the state the one before left and with
     the limits left in the budget (one deadline for all rounds), until a round is done. Each

@@ -195,8 +195,8 @@ def _split(errors: np.ndarray, values: np.ndarray
         return None
     cuts, picks, end = [], [], n
     for s in range(segments, 0, -1):
-        start, form = back[(s, end)]
-        picks.append(form)
+        start, picked = back[(s, end)]
+        picks.append(picked)
         if start:
             cuts.append(start)
         end = start
