@@ -70,6 +70,9 @@ def normalise(root: Expr, cost: Cost, deadline: float = math.inf) -> Normalised:
     time.perf_counter() passes the deadline (not complete)."""
     if is_tensor(root):
         return Normalised([root], False)
+    nodes = postorder(root)
+    if not any(node.args and is_rational_node(node) for node in nodes):
+        return Normalised([root], True)  # its rational parts are its leaves: nothing to reduce
     reducer = _Reducer(cost)
     folded = rebuild(root, _fold_numbers)  # x^(2 - 1) has an integer power
     for node in postorder(folded):
