@@ -6,6 +6,7 @@ import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -22,8 +23,8 @@ from .normal import is_rational_node, normalise
 from .ops import COMPARISONS
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
-from .rules import load_rules
-from .rules.matching import untouched
+from .rules import load_rules, shipped_rules
+from .rules.matching import left_sides, untouched
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show
 
@@ -111,6 +112,9 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         before = measure(start)  # (a deep input's costs take a while: measured once)
         return Simplified(expanded, total, before,
                           before if expanded is start else measure(expanded))
+    if expanded.args and query.settled(expanded):  # the normal forms would change nothing
+        total.stop_reason = StopReason.SATURATED
+        return Simplified(expanded, total, measure(start), measure(expanded))
     best, complete = expanded, False
     if query.reduce:
         normalised = normalise(expanded, model.remembering_tree_cost(), budget.deadline)
@@ -135,6 +139,12 @@ class _Query:
         """Whether normal forms take part (they are [simplify]'s)."""
         return "simplify" in self.rulesets
 
+    def settled(self, term: Expr) -> bool:
+        """Whether no rule can fire anywhere in the term: an e-graph would give it back as
+        it is (and it has no rational part the normal forms could reduce: a sum, product,
+        difference, quotient or negation is matched by the rules that canonicalise them)."""
+        return not is_tensor(term) and untouched(term, _left_sides(self.rules, self.rulesets))
+
     def measure(self, expr: Expr) -> float:
         return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
 
@@ -149,9 +159,7 @@ class _Query:
         if complete and not self.rules and all(map(is_rational_node, nodes)):
             # a rational function of symbols: the least costly of its normal forms is the answer
             return Round(state, done=True, stop=StopReason.NORMAL_FORM)
-        if not is_tensor(best) and \
-                untouched(best, engine(self.rules).left_sides(self.rulesets)):
-            # no rule can fire anywhere in it: an e-graph would give it back as it is
+        if self.settled(best):
             return Round(state, done=True, stop=StopReason.SATURATED)
         check_depth(best)  # what reaches egglog (said before the time it would take)
         if len(nodes) * SECONDS_PER_INPUT_NODE > limits.seconds:
@@ -168,6 +176,19 @@ class _Query:
             return Round(state, report, done=True)     # start from the same term
         ended = report.stop_reason in (StopReason.SATURATED, StopReason.TIME)
         return Round((found, complete), report, done=ended)
+
+
+def _left_sides(rules: list[str | Path], rulesets: Sequence[str]) -> dict[str, list[Expr]]:
+    """The left sides of these rulesets' rules by root op: the shipped library's (made once,
+    without loading egglog), or an engine's with the user's files."""
+    if rules:
+        return left_sides(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
+    return _shipped_left_sides(tuple(sorted(rulesets)))
+
+
+@cache
+def _shipped_left_sides(rulesets: tuple[str, ...]) -> dict[str, list[Expr]]:
+    return left_sides(r for r in shipped_rules().rules if r.ruleset in rulesets)
 
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],

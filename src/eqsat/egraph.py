@@ -37,7 +37,6 @@ from .rules.check import check_rule
 from .rules.compile import dropped, needs_free_vars, rewrite_command
 from .rules.guards import SIGN_FACTS
 from .rules.loader import check_unique
-from .rules.matching import left_sides
 from .rules.model import Rule
 from .shape import is_tensor, shape_of
 from .shape_analysis import ShapeTable, shape_fact
@@ -160,7 +159,6 @@ class Engine:
         for rule in loaded.rules:
             self._rule_names.setdefault(rule.ruleset, set()).add(rule.name)
         self._combined: dict[tuple[str, ...], str] = {}
-        self._left_sides: dict[tuple[str, ...], dict[str, list[Expr]]] = {}
         self._made: dict[tuple[bool, frozenset[str]], int] = {}  # e-nodes made, per graph
         self.compiled = 0  # e-graphs compiled (each is compiled again when it has aged)
         self._busy = False
@@ -215,13 +213,6 @@ class Engine:
     @property
     def rulesets(self) -> list[str]:
         return list(self._rule_names)
-
-    def left_sides(self, rulesets: Sequence[str]) -> dict[str, list[Expr]]:
-        """The left sides of these rulesets' rules by their root op (see rules.matching)."""
-        key = tuple(sorted(rulesets))
-        if key not in self._left_sides:
-            self._left_sides[key] = left_sides(r for r in self.rules.rules if r.ruleset in key)
-        return self._left_sides[key]
 
     def rule_names(self, rulesets: Sequence[str]) -> set[str]:
         """The names of the rules in these rulesets."""

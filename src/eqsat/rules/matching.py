@@ -46,3 +46,4 @@ def untouched(term: Expr, sides: Mapping[str, Sequence[Expr]]) -> bool:
         if any(match(side, node, {}) is not None for side in sides.get(node.op, ())):
             return False
     return True
+
