@@ -229,3 +229,14 @@ def test_the_direct_derivative_takes_one_rule_per_shared_subterm() -> None:
     result, applied = found
     assert sum(applied.values()) == len(postorder(e))  # every subterm here mentions x
     assert len(postorder(result)) <= 8 * len(postorder(e))
+
+
+def test_the_chain_rule_leaves_no_identity_element() -> None:
+    # cos(x)*diff(x, x) is cos(x), not cos(x)*1: the derivative is settled without an e-graph
+    from eqsat.derivative import derivative
+    from eqsat.rules import shipped_rules
+
+    rules = [r for r in shipped_rules().rules if r.ruleset == "diff"]
+    x = eqsat.parse("x")
+    found = derivative(eqsat.parse("sin(x) + exp(x)"), x, rules)
+    assert found is not None and str(found[0]) == "cos(x) + exp(x)"

@@ -89,4 +89,17 @@ def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> 
         return binding.get(rhs, rhs)
     if not rhs.args:
         return rhs
-    return make(rhs.op, *(_instantiate(a, binding, inner) for a in rhs.args))
+    return _built(rhs.op, [_instantiate(a, binding, inner) for a in rhs.args])
+
+
+_IDENTITY = {"mul": 1, "add": 0}  # a*1 and a + 0 are a, defined exactly where a is
+
+
+def _built(op: str, args: list[Expr]) -> Expr:
+    """The op of these arguments, an identity element left out (the chain rule's
+    cos(x)*diff(x, x) is cos(x), not cos(x)*1)."""
+    if op in _IDENTITY and len(args) == 2:
+        for kept, other in (args, args[::-1]):
+            if other.is_number and other.number == _IDENTITY[op]:
+                return kept
+    return make(op, *args)
