@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 import struct
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 
 import eqsat
-from eqsat.extract.accuracy import bits_at, sample, true_value, ulp_bits
+from eqsat.extract.accuracy import bits_at, sample, shortest_decimal, true_value, ulp_bits
 
 
 def test_exact_expressions_have_no_error() -> None:
@@ -89,3 +90,10 @@ def test_bad_domains_are_clear_errors(domain: object, message: str) -> None:
 def test_nowhere_defined_is_a_clear_error() -> None:
     with pytest.raises(eqsat.EqsatError, match="no sampled point"):
         eqsat.error_bits("sqrt(-1 - x^2)")
+
+
+def test_the_shortest_decimal_between_two_floats() -> None:
+    assert shortest_decimal(0.0088, 0.009387977236375977) == Fraction(9, 1000)
+    assert shortest_decimal(-0.5, 2.0) == 0
+    # a series radius at +inf widened past the largest float (it overflowed: an error)
+    assert float(shortest_decimal(1.7e308, float("inf"))) == 1.7e308

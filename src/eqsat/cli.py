@@ -84,7 +84,9 @@ def _limits(args: argparse.Namespace) -> Limits:
     """The limits for a call: the time limit less what starting the process took (the
     limit is for the whole command; in batch mode, for each line)."""
     defaults, given = Limits(), _timeout(args)
-    spent = 0.0 if args.batch else _since_start()  # starting Python, imports, reading input
+    # starting Python, imports, reading the input: the processor time this process has used
+    # (its wall time would count the waits of a busy machine against the call)
+    spent = 0.0 if args.batch else time.process_time()
     seconds = max(given - spent, given / 2)
     if args.node_limit is None:
         nodes, per_input = defaults.nodes, defaults.nodes_per_input
@@ -92,17 +94,6 @@ def _limits(args: argparse.Namespace) -> Limits:
         nodes, per_input = args.node_limit, 1
     return Limits(iterations=defaults.iterations if args.iterations is None else args.iterations,
                   nodes=nodes, nodes_per_input=per_input, seconds=seconds)
-
-
-def _since_start() -> float:
-    """Seconds since this process started (wall clock, from /proc where there is one; else
-    the processor time it has used)."""
-    try:
-        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
-        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # after boot
-        return max(float(Path("/proc/uptime").read_text().split()[0]) - started, 0.0)
-    except (OSError, ValueError, IndexError):
-        return time.process_time()
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:

@@ -197,6 +197,13 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         return self._operands(meta, "neg", children)
 
 
+def _at(message: str, text: str, index: int, source: str = "<input>") -> ParseError:
+    """A ParseError at a character index of the text (its line and column)."""
+    line = text.count("\n", 0, index) + 1
+    return ParseError(message, text, line, index - (text.rfind("\n", 0, index) + 1) + 1,
+                      source)
+
+
 def _check_numbers(text: str, source: str) -> None:
     """A ParseError at a number written so that it would be read as something else."""
     for match in _NUMBER_TAIL.finditer(text):
@@ -205,23 +212,16 @@ def _check_numbers(text: str, source: str) -> None:
             continue
         kind = "." if tail in "." or tail.isdigit() else tail[0].lower()
         kind = "x" if kind in "xbo" else kind
-        line = text.count("\n", 0, match.start()) + 1
-        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-        raise ParseError(f"malformed number: {_MALFORMED[kind]}", text, line, column, source)
-    for match in _NAME_THEN_DECIMAL.finditer(text):
-        line = text.count("\n", 0, match.end()) + 1
-        column = match.end() - (text.rfind("\n", 0, match.end()) + 1) + 1
-        raise ParseError("a decimal point right after a name or ')' (write x*1.5, or x1_5 "
-                         "for a name)", text, line, column, source)
-    for pattern, message in ((_IMAGINARY, "an imaginary number: eqsat's expressions are "
-                              "real (write 1*j for a symbol j)"),
-                             (_NUMBER_AFTER_OPERAND, "a number right after another operand: "
-                              "write the operator (2*3, not 2 3; no spaces inside numbers)")):
-        for match in pattern.finditer(text):
-            at = match.start() if pattern is _IMAGINARY else match.end()
-            line = text.count("\n", 0, at) + 1
-            column = at - (text.rfind("\n", 0, at) + 1) + 1
-            raise ParseError(message, text, line, column, source)
+        raise _at(f"malformed number: {_MALFORMED[kind]}", text, match.start(), source)
+    if found := _NAME_THEN_DECIMAL.search(text):
+        raise _at("a decimal point right after a name or ')' (write x*1.5, or x1_5 for a name)",
+                  text, found.end(), source)
+    if found := _IMAGINARY.search(text):
+        raise _at("an imaginary number: eqsat's expressions are real (write 1*j for a symbol "
+                  "j)", text, found.start(), source)
+    if found := _NUMBER_AFTER_OPERAND.search(text):
+        raise _at("a number right after another operand: write the operator (2*3, not 2 3; "
+                  "no spaces inside numbers)", text, found.end(), source)
 
 
 def _check_bounds(text: str, source: str) -> None:
@@ -293,12 +293,10 @@ def parse(text: str | Expr, symbols: Iterable[Expr] = ()) -> Expr:
     if isinstance(text, str) and not text.strip():
         raise ParseError("empty expression", text, 1, 1)
     inner = re.search(r"[\r\n]", text.strip()) if isinstance(text, str) else None
-    if isinstance(text, str) and inner is not None:
-        at = len(text) - len(text.lstrip()) + inner.start()
-        line = text.count("\n", 0, at) + 1
-        raise ParseError("a line break inside an expression: an expression is one line (batch "
-                         "mode reads one a line; @FILE holds one)", text, line,
-                         at - (text.rfind("\n", 0, at) + 1) + 1)
+    if inner is not None:
+        raise _at("a line break inside an expression: an expression is one line (batch mode "
+                  "reads one a line; @FILE holds one)", text,
+                  len(text) - len(text.lstrip()) + inner.start())
     result = parse_with(text, "expression", symbols)
     assert isinstance(result, Expr)
     return result

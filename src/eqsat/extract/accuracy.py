@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -74,9 +75,11 @@ def sample_at(expr: Expr, points: Sequence[Mapping[str, float]], dtype: str) -> 
 
 
 def shortest_decimal(low: float, high: float) -> Fraction:
-    """The number between low and high (low <= high, both finite) with the fewest
-    significant decimal digits, as Herbie chooses a regime's threshold: 0.0094, not
-    0.009387977236375977."""
+    """The number between low and high (low <= high; an infinite end is taken as the largest
+    float) with the fewest significant decimal digits, as Herbie chooses a regime's
+    threshold: 0.0094, not 0.009387977236375977."""
+    largest = sys.float_info.max
+    low, high = max(low, -largest), min(high, largest)
     if low <= 0 <= high:
         return Fraction(0)
     if high < 0:

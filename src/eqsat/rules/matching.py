@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..expr import Expr, postorder
+from ..expr import Expr
 from .model import Rule
 
 Binding = dict[Expr, Expr]
@@ -39,11 +39,17 @@ def left_sides(rules: Iterable[Rule]) -> dict[str, list[Expr]]:
 def untouched(term: Expr, sides: Mapping[str, Sequence[Expr]]) -> bool:
     """Whether no rule can fire anywhere in the term, so that saturating an e-graph of it
     gives it back unchanged: no left side matches a subterm (whatever the rule's guards)
-    and no op has only numbers for arguments (constant folding would act there)."""
-    for node in postorder(term):
+    and no op has only numbers for arguments (constant folding would act there). Top down,
+    so that a sum or a product (which the commutativity rules match) ends it at once."""
+    stack, seen = [term], {term}
+    while stack:
+        node = stack.pop()
         if node.args and all(a.is_number for a in node.args):
             return False
         if any(match(side, node, {}) is not None for side in sides.get(node.op, ())):
             return False
+        for arg in node.args:
+            if arg not in seen:
+                seen.add(arg)
+                stack.append(arg)
     return True
-
