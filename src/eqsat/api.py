@@ -24,7 +24,7 @@ from .ops import COMPARISONS
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .rules import load_rules, shipped_rules
-from .rules.matching import left_sides, untouched
+from .rules.matching import ViewSides, left_sides, settled, untouched, view_sides
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show
 
@@ -145,6 +145,13 @@ class _Query:
         difference, quotient or negation is matched by the rules that canonicalise them)."""
         return not is_tensor(term) and untouched(term, _left_sides(self.rules, self.rulesets))
 
+    def settled_modulo(self, term: Expr) -> bool:
+        """Whether an e-graph could find nothing cheaper than a term whose rational parts
+        are in normal form: no rule can fire modulo associativity, commutativity and the
+        canonical forms, none of those makes a part cheaper (rules/modulo.py)."""
+        return not is_tensor(term) and settled(term, _view_sides(self.rules, self.rulesets),
+                                               self.model.remembering_tree_cost())
+
     def measure(self, expr: Expr) -> float:
         return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
 
@@ -159,7 +166,7 @@ class _Query:
         if complete and not self.rules and all(map(is_rational_node, nodes)):
             # a rational function of symbols: the least costly of its normal forms is the answer
             return Round(state, done=True, stop=StopReason.NORMAL_FORM)
-        if self.settled(best):
+        if self.settled(best) or (complete and self.reduce and self.settled_modulo(best)):
             return Round(state, done=True, stop=StopReason.SATURATED)
         check_depth(best)  # what reaches egglog (said before the time it would take)
         if len(nodes) * SECONDS_PER_INPUT_NODE > limits.seconds:
@@ -184,6 +191,19 @@ def _left_sides(rules: list[str | Path], rulesets: Sequence[str]) -> dict[str, l
     if rules:
         return left_sides(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
     return _shipped_left_sides(tuple(sorted(rulesets)))
+
+
+def _view_sides(rules: list[str | Path], rulesets: Sequence[str]) -> ViewSides:
+    """The rules of these rulesets split as rules.matching.settled asks (made once for the
+    shipped library, without loading egglog)."""
+    if rules:
+        return view_sides(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
+    return _shipped_view_sides(tuple(sorted(rulesets)))
+
+
+@cache
+def _shipped_view_sides(rulesets: tuple[str, ...]) -> ViewSides:
+    return view_sides(r for r in shipped_rules().rules if r.ruleset in rulesets)
 
 
 @cache

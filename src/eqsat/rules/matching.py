@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from ..expr import Expr
+from ..expr import Expr, tree_size
 from .model import Rule
+from .modulo import Steps, View, could_match, subviews, tried_out, views
 
 Binding = dict[Expr, Expr]
+MAX_SETTLED_NODES = 500  # a larger term goes to the e-graph without the check of `settled`
 
 
 def match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
@@ -34,6 +37,55 @@ def left_sides(rules: Iterable[Rule]) -> dict[str, list[Expr]]:
     for rule in rules:
         found.setdefault(rule.lhs.op, []).append(rule.lhs)
     return found
+
+
+@dataclass(frozen=True)
+class ViewSides:
+    """A rule set as `settled` asks of it: the left sides (as views) of the rules that change
+    a term's view, by the op at their root, and the rules whose two sides have one view
+    (associativity, commutativity, the canonical forms), by the op at the root of their
+    left side."""
+
+    changing: dict[str, list[View]] = field(default_factory=dict)
+    keeping: dict[str, list[Rule]] = field(default_factory=dict)
+
+
+def view_sides(rules: Iterable[Rule]) -> ViewSides:
+    """The rules split by whether they change a term's view (see modulo.py)."""
+    sides = ViewSides()
+    for rule in rules:
+        left, right = views(rule.lhs)[rule.lhs], views(rule.rhs)[rule.rhs]
+        if left == right:
+            sides.keeping.setdefault(rule.lhs.op, []).append(rule)
+        else:
+            sides.changing.setdefault(left.op, []).append(left)
+    return sides
+
+
+def settled(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> bool:
+    """Whether an e-graph of the term could find nothing cheaper, for a term whose rational
+    parts are in normal form: no rule that changes views could match any view the term's
+    class holds (modulo.py), no rule that keeps the view makes a subterm cheaper where it
+    matches as written, and no op has only numbers for arguments. A term of more than
+    MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's length), or too large to
+    check within MAX_CHECK_STEPS tries, is not settled."""
+    if tree_size(term) > MAX_SETTLED_NODES:
+        return False
+    found = views(term)
+    for node in found:
+        if node.args and all(a.is_number for a in node.args):
+            return False
+        for rule in sides.keeping.get(node.op, ()):
+            binding = match(rule.lhs, node, {})
+            if binding is not None and cost(rule.rhs.subs(binding)) < cost(node):
+                return False
+    anywhere = sides.changing.get("sym", [])  # a left side that is a bare variable
+    budget = Steps()
+    for view in subviews(found[term]):
+        for pattern in [*sides.changing.get(view.op, ()), *anywhere]:
+            if could_match(pattern, view, budget) or tried_out(budget):
+                return False
+    return True
 
 
 def untouched(term: Expr, sides: Mapping[str, Sequence[Expr]]) -> bool:

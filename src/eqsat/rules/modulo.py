@@ -1,0 +1,253 @@
+"""Terms as an e-graph of the rules sees them: modulo associativity, commutativity and the
+canonical forms (a - b is a + -1*b, a/b is a*b^-1, sqrt(a) is a^(1/2), E^a is exp(a)), and
+a matcher that says whether a left side could match such a view.
+
+A view (View) is a number, a symbol, or an op with arguments; a sum or a product is flat,
+its operands in one fixed order, its numbers folded into one (a product's equal factors
+gathered into an integer power). `could_match` errs on the side of a match: it is
+asked whether an e-graph could find something to do, and a wrong "no" would lose an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+from ..expr import Expr, postorder
+
+N_ARY = ("add", "mul")
+MAX_MATCH_STEPS = 2_000  # past this many tries, a left side is taken to match...
+MAX_CHECK_STEPS = 20_000  # ...and past this many in all, a term is taken to have a match
+
+
+class View:
+    """A term modulo the canonical forms: an op, a number's value or a symbol's name, and
+    arguments (a sum's or a product's in one fixed order). Its hash is computed once."""
+
+    __slots__ = ("_hash", "args", "op", "value")
+
+    def __init__(self, op: str, value: Fraction | str | None = None,
+                 args: tuple[View, ...] = ()) -> None:
+        self.op, self.value, self.args = op, value, args
+        self._hash = hash((op, value, args))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, View) and self._hash == other._hash
+                                 and self.op == other.op and self.value == other.value
+                                 and self.args == other.args)
+
+    def __repr__(self) -> str:
+        shown = self.value if self.value is not None else ", ".join(map(repr, self.args))
+        return f"{self.op}({shown})"
+
+
+ViewBinding = dict[str, View | None]  # None: bound to part of a sum or product (any value)
+
+
+def num(value: Fraction | int) -> View:
+    return View("num", Fraction(value))
+
+
+def views(root: Expr) -> dict[Expr, View]:
+    """The view of every subterm of root."""
+    found: dict[Expr, View] = {}
+    for node in postorder(root):
+        found[node] = _view(node, [found[a] for a in node.args])
+    return found
+
+
+def _view(node: Expr, args: list[View]) -> View:
+    if node.is_number:
+        return num(node.number)
+    if node.is_symbol:
+        return View("sym", node.name)
+    match node.op:
+        case "sub":
+            return _sum([args[0], _product([num(-1), args[1]])])
+        case "neg":
+            return _product([num(-1), args[0]])
+        case "div":
+            return _product([args[0], _power(args[1], num(-1))])
+        case "sqrt":
+            return _power(args[0], num(Fraction(1, 2)))
+        case "pow" if args[0].op == "E":
+            return View("exp", None, (args[1],))
+        case "pow":
+            return _power(args[0], args[1])
+        case "add":
+            return _sum(args)
+        case "mul":
+            return _product(args)
+    return View(node.op, None, tuple(args))
+
+
+def _operands(op: str, args: list[View]) -> list[View]:
+    flat: list[View] = []
+    for arg in args:
+        flat.extend(arg.args if arg.op == op else [arg])
+    return flat
+
+
+def _ordered(op: str, operands: list[View]) -> View:
+    if len(operands) == 1:
+        return operands[0]
+    return View(op, None, tuple(sorted(operands, key=hash)))
+
+
+def _sum(args: list[View]) -> View:
+    operands = _operands("add", args)
+    total = sum((o.value for o in operands if isinstance(o.value, Fraction)
+                 and o.op == "num"), Fraction(0))
+    has_number = any(o.op == "num" for o in operands)
+    rest = [o for o in operands if o.op != "num"]
+    if has_number and (total != 0 or not rest):
+        rest.append(num(total))
+    return _ordered("add", rest) if rest else num(0)
+
+
+def _product(args: list[View]) -> View:
+    operands = _operands("mul", args)
+    coefficient = Fraction(1)
+    powers: dict[View, list[View]] = {}  # base -> the factors with that base
+    for operand in operands:
+        if operand.op == "num" and isinstance(operand.value, Fraction):
+            coefficient *= operand.value
+        else:
+            base = operand.args[0] if _integer_exponent(operand) is not None else operand
+            powers.setdefault(base, []).append(operand)
+    factors: list[View] = []
+    for base, listed in powers.items():
+        exponent = sum(1 if (e := _integer_exponent(f)) is None else e for f in listed)
+        if len(listed) > 1 and exponent != 0:  # a*a is a^2; a*a^-1 stays (a/a is a rule's)
+            factors.append(_power(base, num(exponent)))
+        else:
+            factors.extend(listed)
+    if coefficient != 1 or not factors:
+        factors.append(num(coefficient))
+    return _ordered("mul", factors)
+
+
+def _integer_exponent(view: View) -> int | None:
+    """The exponent of an integer power, else None."""
+    if view.op != "pow":
+        return None
+    exponent = view.args[1].value
+    if view.args[1].op == "num" and isinstance(exponent, Fraction) and \
+            exponent.denominator == 1:
+        return int(exponent)
+    return None
+
+
+def _power(base: View, exponent: View) -> View:
+    if exponent == num(1):
+        return base
+    return View("pow", None, (base, exponent))
+
+
+def subviews(view: View) -> Iterator[View]:
+    """Every node of a view, once each."""
+    stack, seen = [view], {view}
+    while stack:
+        node = stack.pop()
+        yield node
+        for arg in node.args:
+            if arg not in seen:
+                seen.add(arg)
+                stack.append(arg)
+
+
+class Steps:
+    """The tries a check of many left sides may take in all (see MAX_CHECK_STEPS)."""
+
+    def __init__(self, limit: int = MAX_CHECK_STEPS) -> None:
+        self.left = limit
+
+
+def could_match(pattern: View, term: View, budget: Steps | None = None) -> bool:
+    """Whether the pattern (a left side's view; its symbols are its variables) could match
+    the term in an e-graph where the term's class holds every equal view: a sum or product
+    pattern matches any of the term's operands it names (the others are a sub-sum that
+    associativity makes), a variable among them any one or more of them. Past
+    MAX_MATCH_STEPS tries, or past what the budget has left, the answer is yes."""
+    budget = budget or Steps()
+    steps = [0]
+    try:
+        return next(_match(pattern, term, {}, steps), None) is not None
+    except _TooLong:
+        return True
+    finally:
+        budget.left -= steps[0]
+
+
+def tried_out(budget: Steps) -> bool:
+    """Whether the budget is spent."""
+    return budget.left <= 0
+
+
+class _TooLong(Exception):
+    """The search passed MAX_MATCH_STEPS."""
+
+
+def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int]
+           ) -> Iterator[ViewBinding]:
+    steps[0] += 1
+    if steps[0] > MAX_MATCH_STEPS:
+        raise _TooLong
+    if pattern.op == "sym":
+        yield from _bind(str(pattern.value), term, binding)
+    elif pattern.op == "num" or not pattern.args:
+        if pattern == term:
+            yield binding
+    elif pattern.op != term.op:
+        return
+    elif pattern.op in N_ARY:
+        yield from _match_operands(list(pattern.args), list(term.args), binding, steps)
+    elif len(pattern.args) == len(term.args):
+        yield from _match_args(pattern.args, term.args, binding, steps)
+
+
+def _bind(name: str, term: View | None, binding: ViewBinding) -> Iterator[ViewBinding]:
+    if name not in binding:
+        yield {**binding, name: term}
+    elif binding[name] is None or term is None or binding[name] == term:
+        yield binding
+
+
+def _match_args(patterns: tuple[View, ...], terms: tuple[View, ...],
+                binding: ViewBinding, steps: list[int]) -> Iterator[ViewBinding]:
+    if not patterns:
+        yield binding
+        return
+    for found in _match(patterns[0], terms[0], binding, steps):
+        yield from _match_args(patterns[1:], terms[1:], found, steps)
+
+
+def _match_operands(patterns: list[View], terms: list[View], binding: ViewBinding,
+                    steps: list[int]) -> Iterator[ViewBinding]:
+    """Each pattern operand takes a term operand of its own (variables last: one may take
+    several); operands left over are allowed."""
+    fixed = [p for p in patterns if p.op != "sym"]
+    variables = [p for p in patterns if p.op == "sym"]
+    if len(patterns) > len(terms):
+        return
+    if fixed:
+        first, rest = fixed[0], fixed[1:] + variables
+        for index, term in enumerate(terms):
+            for found in _match(first, term, binding, steps):
+                yield from _match_operands(rest, terms[:index] + terms[index + 1:], found,
+                                           steps)
+        return
+    if not variables:
+        yield binding
+        return
+    first_name = str(variables[0].value)
+    for index, term in enumerate(terms):
+        for found in _bind(first_name, term, binding):
+            yield from _match_operands(variables[1:], terms[:index] + terms[index + 1:],
+                                       found, steps)
+    if len(terms) > len(variables):  # it takes a sub-sum (product) of several operands
+        for found in _bind(first_name, None, binding):
+            yield from _match_operands(variables[1:], terms[len(variables):], found, steps)
