@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -24,6 +25,7 @@ from .ops import COMPARISONS
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .rules import load_rules, shipped_rules
+from .rules.direct import DirectRules, rewrites
 from .rules.matching import ViewSides, left_sides, settled, untouched, view_sides
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show
@@ -49,6 +51,10 @@ class Simplified:
 # 45 us a node on a sum of 15,000 symbols)
 SECONDS_PER_NORMALISED_NODE = 1e-5
 SECONDS_PER_INPUT_NODE = 5e-5
+# the term-level path (rules.direct): rewrites in a row, and rewrites of one term tried for one
+# that is cheaper after its normal forms, before the e-graph is asked instead
+MAX_DIRECT_REWRITES = 4
+MAX_DIRECT_CANDIDATES = 12
 
 
 def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
@@ -84,7 +90,6 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     quick: only normal forms and the rules that make terms smaller (a cleanup that never
     explores; stop reason "saturated" where those rules have all been applied).
     """
-    began = time.perf_counter()  # the time limit covers everything from here
     if cost not in ("tree", "dag"):
         raise EqsatError(f"unknown cost {cost!r}: use 'tree' or 'dag'")
     rules = arguments.rule_files(rules)
@@ -96,6 +101,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     limits = Limits.of(limits)
     if rules or list(rulesets) != ["simplify"]:  # a broken rule file or an unknown ruleset
         engine(rules).check_rulesets(rulesets)     # is an error even where no rule runs
+    _rule_indexes(rules, rulesets)  # made once per process (the library's: about 0.8 s)
+    began = time.perf_counter()  # the time limit covers everything from here
     start = to_expr(expr, assume, shapes)
     held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist
     for found in start.free_symbols():
@@ -120,6 +127,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         normalised = normalise(expanded, model.remembering_tree_cost(), budget.deadline)
         best, complete = normalised.forms[0], normalised.complete
     best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
+    total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
     best = display_order(best)
     return Simplified(best, total, measure(start), measure(best))
 
@@ -133,6 +141,7 @@ class _Query:
     cost: str  # "tree" or "dag"
     model: CostModel
     quick: bool
+    applied: dict[str, int] = field(default_factory=dict)  # rules applied on the term itself
 
     @property
     def reduce(self) -> bool:
@@ -155,11 +164,35 @@ class _Query:
     def measure(self, expr: Expr) -> float:
         return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
 
+    def directly(self, term: Expr, deadline: float) -> Expr | None:
+        """A cheaper term, made by the shrinking rules on the term itself (rules/direct.py),
+        that no e-graph could improve on (settled_modulo); None where they find none within
+        MAX_DIRECT_REWRITES rewrites, each the cheapest of MAX_DIRECT_CANDIDATES tries."""
+        rules, cost = _direct_rules(self.rules, self.rulesets), self.model.remembering_tree_cost()
+        current, applied = term, dict[str, int]()
+        for _ in range(MAX_DIRECT_REWRITES):
+            best: tuple[float, str, Expr] | None = None  # the cheapest of the tries
+            for name, candidate in islice(rewrites(current, rules), MAX_DIRECT_CANDIDATES):
+                normalised = normalise(candidate, cost, deadline)
+                found = normalised.forms[0]
+                if normalised.complete and self.measure(found) < self.measure(current) and \
+                        (best is None or self.measure(found) < best[0]):
+                    best = (self.measure(found), name, found)
+            if best is None:
+                return None
+            _, name, current = best
+            applied[name] = applied.get(name, 0) + 1
+            if self.settled(current) or self.settled_modulo(current):
+                for name, count in applied.items():
+                    self.applied[name] = self.applied.get(name, 0) + count
+                return current
+        return None
+
     def round(self, state: tuple[Expr, bool], limits: Limits) -> Round[tuple[Expr, bool]]:
         """One fresh e-graph from the best term so far (and whether its normal forms are
         complete), unless the term is already the answer or would not fit in the time."""
         best, complete = state
-        deadline = time.perf_counter() + limits.seconds  # this round's share of the limit
+        budget = Budget.start(limits)  # this round's share of the limit (setup left out)
         if not best.args:  # no term costs less than a number or a symbol: no rule need run
             return Round(state, done=True, stop=StopReason.OPTIMAL)
         nodes = postorder(best)
@@ -168,6 +201,10 @@ class _Query:
             return Round(state, done=True, stop=StopReason.NORMAL_FORM)
         if self.settled(best) or (complete and self.reduce and self.settled_modulo(best)):
             return Round(state, done=True, stop=StopReason.SATURATED)
+        direct = self.directly(best, budget.deadline) if complete and self.reduce else None
+        if direct is not None:  # nothing is cheaper than a number or a symbol
+            return Round((direct, True), done=True,
+                         stop=StopReason.SATURATED if direct.args else StopReason.OPTIMAL)
         check_depth(best)  # what reaches egglog (said before the time it would take)
         if len(nodes) * SECONDS_PER_INPUT_NODE > limits.seconds:
             # adding and extracting it alone would pass the limit
@@ -177,7 +214,7 @@ class _Query:
         if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
             return Round(state, report, done=True)
         if self.reduce:
-            normalised = normalise(found, self.model.remembering_tree_cost(), deadline)
+            normalised = normalise(found, self.model.remembering_tree_cost(), budget.deadline)
             found, complete = normalised.forms[0], normalised.complete
         if self.measure(found) >= self.measure(best):  # no better: the next round would
             return Round(state, report, done=True)     # start from the same term
@@ -199,6 +236,27 @@ def _view_sides(rules: list[str | Path], rulesets: Sequence[str]) -> ViewSides:
     if rules:
         return view_sides(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
     return _shipped_view_sides(tuple(sorted(rulesets)))
+
+
+def _rule_indexes(rules: list[str | Path], rulesets: Sequence[str]) -> None:
+    """Load the rules and make what a query asks of them, before its time limit starts:
+    once per process, not a query's work."""
+    _left_sides(rules, rulesets)
+    _view_sides(rules, rulesets)
+    _direct_rules(rules, rulesets)
+
+
+def _direct_rules(rules: list[str | Path], rulesets: Sequence[str]) -> DirectRules:
+    """The rules of these rulesets that rules.direct applies to a term (made once for the
+    shipped library)."""
+    if rules:
+        return DirectRules.of(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
+    return _shipped_direct_rules(tuple(sorted(rulesets)))
+
+
+@cache
+def _shipped_direct_rules(rulesets: tuple[str, ...]) -> DirectRules:
+    return DirectRules.of(r for r in shipped_rules().rules if r.ruleset in rulesets)
 
 
 @cache

@@ -28,7 +28,7 @@ from .expr import (
     postorder,
     tree_size,
 )
-from .limits import NUMBER_COST, SYMBOL_COST, Limits, Snapshot
+from .limits import NUMBER_COST, SYMBOL_COST, Limits, Snapshot, setup
 from .ops import ROWS
 from .progress import Progress
 from .report import RunReport, StopReason
@@ -67,19 +67,13 @@ _ASSUMPTION_FACTS = {"positive": "Pos", "nonnegative": "NonNeg", "negative": "Ne
 
 
 def shrinking(ruleset: str) -> str:
-    """The name of the ruleset holding a ruleset's shrinking rules (see rule_shrinks)."""
+    """The name of the ruleset holding a ruleset's shrinking rules (see Rule.shrinks)."""
     return f"{ruleset}:shrinking"
 
 
 def growing(ruleset: str) -> str:
     """The name of the ruleset holding a ruleset's other rules."""
     return f"{ruleset}:growing"
-
-
-def rule_shrinks(rule: Rule) -> bool:
-    """Whether a rule's right side is a smaller tree than its left (each pattern variable
-    one node): such rules only ever make terms smaller, so running them alone ends soon."""
-    return tree_size(rule.rhs) < tree_size(rule.lhs)
 
 
 def _run(egraph: bindings.EGraph, *commands: Any) -> list[Any]:
@@ -175,7 +169,7 @@ class Engine:
     def _graph(self, tensor: bool, rulesets: frozenset[str]) -> bindings.EGraph:
         """The e-graph compiled for scalar or for tensor queries that run these rulesets.
 
-        Each ruleset `r` is two, `r:shrinking` and `r:growing` (see rule_shrinks), and `r`
+        Each ruleset `r` is two, `r:shrinking` and `r:growing` (see Rule.shrinks), and `r`
         runs both together; no rule is compiled twice."""
         self.check_rulesets(sorted(rulesets))
         key = (tensor, rulesets)
@@ -201,11 +195,12 @@ class Engine:
         for rule in chosen:
             if not tensor and rule.about_tensors:  # it could never match a scalar query
                 continue
-            part = shrinking(rule.ruleset) if rule_shrinks(rule) else growing(rule.ruleset)
+            part = shrinking(rule.ruleset) if rule.shrinks else growing(rule.ruleset)
             commands.append(rewrite_command(replace(rule, ruleset=part),
                                             dropped(rule) if tensor else []))
         egraph = bindings.EGraph()
-        _run(egraph, *commands)
+        with setup():  # compiled once (and again as it ages): not a query's work
+            _run(egraph, *commands)
         self._graphs[key] = egraph
         self.compiled += 1
         return egraph
@@ -356,7 +351,7 @@ class Session:
     def run(self, rulesets: Sequence[str], limits: Limits | None = None,
             shrinking_only: bool = False) -> RunReport:
         """Saturate with the rulesets until a fixpoint or a limit; says which stopped it.
-        shrinking_only: only their rules that make a term smaller (see rule_shrinks), a cheap
+        shrinking_only: only their rules that make a term smaller (see Rule.shrinks), a cheap
         first stage that always ends.
 
         While the e-graph is small, each iteration applies every match (cheap, exact

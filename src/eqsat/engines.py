@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import arguments
+from .limits import setup
 
 if TYPE_CHECKING:  # egglog loads with the first engine, not with eqsat
     from .egraph import Engine
@@ -26,9 +27,10 @@ def _engine(rule_files: tuple[tuple[str, float], ...], trust: bool) -> Engine:
     if key in cache:
         cache.move_to_end(key)
     else:
-        from .egraph import Engine  # egglog loads with the first engine, not with eqsat
+        with setup():
+            from .egraph import Engine  # egglog loads with the first engine, not with eqsat
 
-        cache[key] = Engine([path for path, _ in rule_files], trust=trust)
+            cache[key] = Engine([path for path, _ in rule_files], trust=trust)
         while len(cache) > ENGINES_PER_THREAD:
             cache.popitem(last=False)
     return cache[key]

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -13,6 +15,25 @@ SYMBOL_COST = 10
 NUMBER_COST = 5
 MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
 MAX_FOLD_EXPONENT = 64
+_SETUP_SECONDS = [0.0]  # the process's one-time setup so far, in all threads (see setup)
+
+
+@contextmanager
+def setup() -> Iterator[None]:
+    """Count the time inside as the process's one-time setup (loading egglog, compiling the
+    rules): a time limit running meanwhile is extended by it, so that the first query of a
+    process gets the answer a later one gets (in another thread's query, too: a backstop is
+    only ever extended)."""
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        _SETUP_SECONDS[0] += time.perf_counter() - began
+
+
+def setup_seconds() -> float:
+    """The one-time setup this process has done so far, in seconds."""
+    return _SETUP_SECONDS[0]
 
 
 @dataclass(frozen=True)
@@ -56,12 +77,18 @@ class Budget:
     and for each run the limits with the seconds that are left."""
 
     limits: Limits
-    deadline: float  # time.perf_counter() by which the call should be done
+    given: float  # time.perf_counter() by which the call should be done, setup left out
+    setup_before: float = field(default_factory=setup_seconds)
 
     @classmethod
     def start(cls, limits: Limits, began: float | None = None) -> Budget:
         """A budget of limits.seconds from `began` (now, if not given)."""
         return cls(limits, (time.perf_counter() if began is None else began) + limits.seconds)
+
+    @property
+    def deadline(self) -> float:
+        """When the call should be done: the time given, and the setup done since."""
+        return self.given + setup_seconds() - self.setup_before
 
     def seconds_left(self) -> float:
         return max(self.deadline - time.perf_counter(), 0.0)
@@ -81,9 +108,15 @@ class Backstop:
     remembers that it cut work short (the report says time). A part of it (within) has a
     nearer deadline and sets the whole's `cut`."""
 
-    deadline: float  # a time.perf_counter() value
+    given: float  # a time.perf_counter() value, setup left out
     whole: Backstop | None = None
     cut: bool = False
+    setup_before: float = field(default_factory=setup_seconds)
+
+    @property
+    def deadline(self) -> float:
+        """The time given, and the one-time setup done since (see setup)."""
+        return self.given + setup_seconds() - self.setup_before
 
     def passed(self) -> bool:
         """Whether the deadline has passed: the work that asks is then cut short."""

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..expr import Expr, tree_size
+from .direct import ruled_out
 from .model import Rule
 from .modulo import Steps, View, could_match, subviews, tried_out, views
 
@@ -46,7 +47,7 @@ class ViewSides:
     (associativity, commutativity, the canonical forms), by the op at the root of their
     left side."""
 
-    changing: dict[str, list[View]] = field(default_factory=dict)
+    changing: dict[str, list[tuple[Rule, View]]] = field(default_factory=dict)
     keeping: dict[str, list[Rule]] = field(default_factory=dict)
 
 
@@ -58,15 +59,16 @@ def view_sides(rules: Iterable[Rule]) -> ViewSides:
         if left == right:
             sides.keeping.setdefault(rule.lhs.op, []).append(rule)
         else:
-            sides.changing.setdefault(left.op, []).append(left)
+            sides.changing.setdefault(left.op, []).append((rule, left))
     return sides
 
 
 def settled(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> bool:
     """Whether an e-graph of the term could find nothing cheaper, for a term whose rational
     parts are in normal form: no rule that changes views could match any view the term's
-    class holds (modulo.py), no rule that keeps the view makes a subterm cheaper where it
-    matches as written, and no op has only numbers for arguments. A term of more than
+    class holds (modulo.py) with guards that might hold (see direct.ruled_out), no rule
+    that keeps the view makes a subterm cheaper where it matches as written, and no op has
+    only numbers for arguments. A term of more than
     MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's length), or too large to
     check within MAX_CHECK_STEPS tries, is not settled."""
     if tree_size(term) > MAX_SETTLED_NODES:
@@ -81,9 +83,13 @@ def settled(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> bool
                 return False
     anywhere = sides.changing.get("sym", [])  # a left side that is a bare variable
     budget = Steps()
+    symbols = {s.name: s for s in term.free_symbols()}
     for view in subviews(found[term]):
-        for pattern in [*sides.changing.get(view.op, ()), *anywhere]:
-            if could_match(pattern, view, budget) or tried_out(budget):
+        for rule, pattern in [*sides.changing.get(view.op, ()), *anywhere]:
+            if tried_out(budget):
+                return False
+            if could_match(pattern, view, budget) and \
+                    not ruled_out(rule, pattern, view, symbols):
                 return False
     return True
 

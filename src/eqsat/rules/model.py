@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import Expr, postorder
+from ..expr import Expr, postorder, tree_size
 from ..shape import is_tensor
 from .guards import SHAPE_GUARDS
 
@@ -51,6 +51,12 @@ class Rule:
 
     def variables(self) -> frozenset[Expr]:
         return self.lhs.free_symbols()
+
+    @property
+    def shrinks(self) -> bool:
+        """Whether its right side is a smaller tree than its left (each pattern variable one
+        node): such rules only ever make terms smaller, so running them alone ends soon."""
+        return tree_size(self.rhs) < tree_size(self.lhs)
 
     @property
     def about_tensors(self) -> bool:

@@ -10,6 +10,7 @@ asked whether an e-graph could find something to do, and a wrong "no" would lose
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -22,14 +23,18 @@ MAX_CHECK_STEPS = 20_000  # ...and past this many in all, a term is taken to hav
 
 class View:
     """A term modulo the canonical forms: an op, a number's value or a symbol's name, and
-    arguments (a sum's or a product's in one fixed order). Its hash is computed once."""
+    arguments (a sum's or a product's in one fixed order). Its hash is computed once, the
+    same in every process (strings by CRC-32, not Python's salted hash), so that the order
+    of operands, and with it every search over them, is too."""
 
     __slots__ = ("_hash", "args", "op", "value")
+    _hash: int
 
     def __init__(self, op: str, value: Fraction | str | None = None,
                  args: tuple[View, ...] = ()) -> None:
         self.op, self.value, self.args = op, value, args
-        self._hash = hash((op, value, args))
+        shown = zlib.crc32(value.encode()) if isinstance(value, str) else hash(value)
+        self._hash = hash((zlib.crc32(op.encode()), shown, *(a._hash for a in args)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -59,6 +64,20 @@ def views(root: Expr) -> dict[Expr, View]:
     return found
 
 
+def canonical(op: str, value: Fraction | str | None, args: tuple[View, ...]) -> View:
+    """The view of an op of views (a sum of sums flattened, numbers folded, ...)."""
+    match op:
+        case "add":
+            return _sum(list(args))
+        case "mul":
+            return _product(list(args))
+        case "pow" if args[0].op == "E":
+            return View("exp", None, (args[1],))
+        case "pow":
+            return _power(args[0], args[1])
+    return View(op, value, args)
+
+
 def _view(node: Expr, args: list[View]) -> View:
     if node.is_number:
         return num(node.number)
@@ -73,15 +92,7 @@ def _view(node: Expr, args: list[View]) -> View:
             return _product([args[0], _power(args[1], num(-1))])
         case "sqrt":
             return _power(args[0], num(Fraction(1, 2)))
-        case "pow" if args[0].op == "E":
-            return View("exp", None, (args[1],))
-        case "pow":
-            return _power(args[0], args[1])
-        case "add":
-            return _sum(args)
-        case "mul":
-            return _product(args)
-    return View(node.op, None, tuple(args))
+    return canonical(node.op, None, tuple(args))
 
 
 def _operands(op: str, args: list[View]) -> list[View]:
@@ -201,12 +212,41 @@ def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int]
     elif pattern.op == "num" or not pattern.args:
         if pattern == term:
             yield binding
+    elif pattern.op == "mul" and term.op != "mul":  # a^2 is a*a (square), a^3 a*a*a ...
+        split = split_powers([term])
+        if len(split) > 1:
+            yield from _match_operands(list(pattern.args), split, binding, steps)
     elif pattern.op != term.op:
         return
     elif pattern.op in N_ARY:
         yield from _match_operands(list(pattern.args), list(term.args), binding, steps)
+        split = split_powers(list(term.args)) if pattern.op == "mul" else list(term.args)
+        if len(split) > len(term.args):
+            yield from _match_operands(list(pattern.args), split, binding, steps)
     elif len(pattern.args) == len(term.args):
         yield from _match_args(pattern.args, term.args, binding, steps)
+        if power_part(pattern, term):  # a^4 holds a^2 (times a^2)
+            yield from _match(pattern.args[0], term.args[0], binding, steps)
+
+
+MAX_SPLIT_POWER = 4  # a product's factor a^n, n up to this, may stand for n factors a
+
+
+def power_part(pattern: View, term: View) -> int:
+    """Where the pattern is a^k and the term b^n, n > k >= 2 integers: n - k, the power of b
+    left over when a^k matches part of it; else 0."""
+    k, n = _integer_exponent(pattern), _integer_exponent(term)
+    return n - k if k is not None and n is not None and 2 <= k < n else 0
+
+
+def split_powers(factors: list[View]) -> list[View]:
+    """The factors with each small positive integer power written as that many factors."""
+    split: list[View] = []
+    for factor in factors:
+        exponent = _integer_exponent(factor)
+        count = exponent if exponent is not None and 2 <= exponent <= MAX_SPLIT_POWER else 1
+        split += [factor.args[0]] * count if count > 1 else [factor]
+    return split
 
 
 def _bind(name: str, term: View | None, binding: ViewBinding) -> Iterator[ViewBinding]:

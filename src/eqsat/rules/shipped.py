@@ -3,6 +3,8 @@ table, and the [grad] rules made from all [diff] rules."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..expr import make, symbol
 from ..ops import ROWS
 from .loader import check_unique, library_paths, load_rules, parse_rules
@@ -14,7 +16,13 @@ OP_TABLE = "<the op table>"  # where the derivative rules come from, in messages
 
 def shipped_rules() -> RuleFile:
     """The library files' rules, derivative_rules(), and a [grad] rule for each [diff] rule
-    of an op (see reverse.py)."""
+    of an op (see reverse.py): parsed once per process (0.7 s), a fresh list each call."""
+    parsed = _parsed()
+    return RuleFile(list(parsed.rules), list(parsed.checks))
+
+
+@cache
+def _parsed() -> RuleFile:
     shipped = load_rules(library_paths())
     shipped.extend(derivative_rules())
     shipped.rules.extend(vjp_rules(shipped.in_ruleset(DIFF_RULESET)))

@@ -1,0 +1,207 @@
+"""The shrinking rules applied to a term itself, modulo the canonical forms (modulo.py): each
+term that one rule makes of it, where the rule's guards are decided true on the term. What
+this cannot settle goes to an e-graph.
+
+A left side matches a view as in an e-graph of it: a sum or product pattern at the matched
+node takes some of its operands (the others stay beside the right side), one inside it all
+of them; a variable takes one operand, or the last variable all that remain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..expr import Expr, make, number
+from .guards import GUARDS
+from .model import Guard, Rule
+from .modulo import N_ARY, View, canonical, num, power_part, split_powers, subviews, views
+
+MAX_REWRITE_STEPS = 4_000  # tries of matching, over all rules and nodes of one term
+ViewMatch = dict[str, View]
+
+
+@dataclass(frozen=True)
+class DirectRules:
+    """The rules a term is rewritten by: those that shrink it and change its view, none
+    with a `free of` or `depends on` guard (the term alone does not decide those), each with
+    its left side's view, by the op at the root of that view."""
+
+    by_op: dict[str, list[tuple[Rule, View]]]
+
+    @classmethod
+    def of(cls, rules: Iterable[Rule]) -> DirectRules:
+        by_op: dict[str, list[tuple[Rule, View]]] = {}
+        for rule in rules:
+            left, right = views(rule.lhs)[rule.lhs], views(rule.rhs)[rule.rhs]
+            if rule.shrinks and left != right and \
+                    all(guard.argument is None for guard in rule.guards):
+                by_op.setdefault(left.op, []).append((rule, left))
+        return cls(by_op)
+
+
+def rewrites(term: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
+    """(rule name, the term it makes) for each rewrite of one node of the term by one rule,
+    its guards decided true here; outer nodes first."""
+    found = views(term)
+    symbols = {s.name: s for s in term.free_symbols()}
+    steps = [0]
+    root = found[term]
+    for node in subviews(root):
+        for rule, pattern in rules.by_op.get(node.op, ()):
+            for binding, left_over in _matches(pattern, node, steps):
+                made = _rewritten(rule, binding, left_over, node, root, symbols)
+                if made is not None:
+                    yield rule.name, made
+            if steps[0] > MAX_REWRITE_STEPS:
+                return
+
+
+def ruled_out(rule: Rule, pattern: View, node: View, symbols: Mapping[str, Expr]) -> bool:
+    """Whether a guard fails at every match of the rule's left side (its view: pattern) at
+    the node that could be found, and one was: a sign guard on a variable bound to a number
+    that fails it, or to a symbol whose assumptions do not prove it (in a term no other rule
+    changes, a symbol's e-class holds nothing else that could prove a sign)."""
+    if not rule.guards:
+        return False
+    steps, found = [0], False
+    for binding, _ in _matches(pattern, node, steps):
+        found = True
+        if not any(_fails(guard, binding, symbols) for guard in rule.guards):
+            return False
+    return found and steps[0] <= MAX_REWRITE_STEPS
+
+
+def _fails(guard: Guard, binding: ViewMatch, symbols: Mapping[str, Expr]) -> bool:
+    bound = binding.get(guard.subject.name) if guard.subject.is_symbol else None
+    if bound is None or bound.op not in ("num", "sym") or guard.argument is not None:
+        return False
+    return GUARDS[guard.kind].on_term(from_view(bound, symbols), lambda _: True) is not True
+
+
+def _rewritten(rule: Rule, binding: ViewMatch, left_over: list[View], node: View, root: View,
+               symbols: Mapping[str, Expr]) -> Expr | None:
+    """The whole term with the node rewritten by the rule; None where a guard is not decided
+    true on the term."""
+    variables = {v.name: v for v in rule.lhs.free_symbols()}
+    values = {variables[name]: from_view(view, symbols) for name, view in binding.items()}
+    for guard in rule.guards:
+        if GUARDS[guard.kind].on_term(guard.subject.subs(values), lambda _: True) is not True:
+            return None
+    right = rule.rhs.subs(values)
+    replacement = views(right)[right]
+    if left_over:  # beside the rewritten operands of a sum or product, or factors of a power
+        replacement = canonical("mul" if node.op == "pow" else node.op, None,
+                                (*left_over, replacement))
+    return from_view(_replaced(root, node, replacement), symbols)
+
+
+def _replaced(view: View, old: View, new: View) -> View:
+    if view == old:
+        return new
+    if not view.args:
+        return view
+    return canonical(view.op, view.value, tuple(_replaced(a, old, new) for a in view.args))
+
+
+def from_view(view: View, symbols: Mapping[str, Expr]) -> Expr:
+    """A term with this view: sums and products nested to the left, their operands in the
+    order of their text (a + b, x*y), numbers last (display_order moves them)."""
+    if view.op == "num":
+        assert not isinstance(view.value, str) and view.value is not None
+        return number(view.value)
+    if view.op == "sym":
+        return symbols[str(view.value)]
+    args = [from_view(a, symbols) for a in view.args]
+    if view.op in N_ARY:
+        args.sort(key=lambda arg: (arg.is_number, str(arg)))
+        built = args[0]
+        for arg in args[1:]:
+            built = make(view.op, built, arg)
+        return built
+    if view.op == "pow" and args[1].is_number and args[1].number == Fraction(1, 2):
+        return make("sqrt", args[0])
+    return make(view.op, *args)
+
+
+def _matches(pattern: View, term: View, steps: list[int]
+             ) -> Iterator[tuple[ViewMatch, list[View]]]:
+    """(binding, operands left over) for each match of the pattern at the term."""
+    if pattern.op in N_ARY and pattern.op == term.op:
+        yield from _take(pattern.op, list(pattern.args), list(term.args), {}, True, steps)
+        split = split_powers(list(term.args)) if pattern.op == "mul" else list(term.args)
+        if len(split) > len(term.args):
+            yield from _take(pattern.op, list(pattern.args), split, {}, True, steps)
+    elif pattern.op == "mul" and len(split := split_powers([term])) > 1:
+        yield from _take(pattern.op, list(pattern.args), split, {}, True, steps)
+    elif left := power_part(pattern, term):
+        for binding in _exact(pattern.args[0], term.args[0], {}, steps):
+            yield binding, [View("pow", None, (term.args[0], num(left)))]
+        for binding in _exact(pattern, term, {}, steps):
+            yield binding, []
+    else:
+        for binding in _exact(pattern, term, {}, steps):
+            yield binding, []
+
+
+def _exact(pattern: View, term: View, binding: ViewMatch, steps: list[int]
+           ) -> Iterator[ViewMatch]:
+    steps[0] += 1
+    if steps[0] > MAX_REWRITE_STEPS:
+        return
+    if pattern.op == "sym":
+        yield from _bound(str(pattern.value), term, binding)
+    elif pattern.op == "num" or not pattern.args:
+        if pattern == term:
+            yield binding
+    elif pattern.op == "mul" and len(split := split_powers([term])) > 1:
+        for found, _ in _take(pattern.op, list(pattern.args), split, binding, False, steps):
+            yield found
+    elif pattern.op != term.op:
+        return
+    elif pattern.op in N_ARY:
+        for found, _ in _take(pattern.op, list(pattern.args), list(term.args), binding, False,
+                              steps):
+            yield found
+    elif len(pattern.args) == len(term.args):
+        yield from _exact_args(pattern.args, term.args, binding, steps)
+
+
+def _bound(name: str, term: View, binding: ViewMatch) -> Iterator[ViewMatch]:
+    if name not in binding:
+        yield {**binding, name: term}
+    elif binding[name] == term:
+        yield binding
+
+
+def _exact_args(patterns: tuple[View, ...], terms: tuple[View, ...], binding: ViewMatch,
+                steps: list[int]) -> Iterator[ViewMatch]:
+    if not patterns:
+        yield binding
+        return
+    for found in _exact(patterns[0], terms[0], binding, steps):
+        yield from _exact_args(patterns[1:], terms[1:], found, steps)
+
+
+def _take(op: str, patterns: list[View], terms: list[View], binding: ViewMatch,
+          leave: bool, steps: list[int]) -> Iterator[tuple[ViewMatch, list[View]]]:
+    """Pattern operands matched to term operands, each its own (fixed ones first; the last
+    variable may take all that remain); leave: whether operands may be left over."""
+    steps[0] += 1
+    if steps[0] > MAX_REWRITE_STEPS:
+        return
+    if not patterns:
+        if leave or not terms:
+            yield binding, terms
+        return
+    fixed = [p for p in patterns if p.op != "sym"]
+    first = fixed[0] if fixed else patterns[0]
+    rest = [p for p in patterns if p is not first]
+    for index, term in enumerate(terms):
+        others = terms[:index] + terms[index + 1:]
+        for found in _exact(first, term, binding, steps):
+            yield from _take(op, rest, others, found, leave, steps)
+    if not fixed and len(patterns) == 1 and len(terms) > 1:  # the last variable takes all
+        for found in _bound(str(first.value), canonical(op, None, tuple(terms)), binding):
+            yield found, []
