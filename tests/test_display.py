@@ -159,9 +159,7 @@ def test_run_report_is_a_short_table(tmp_path: Path) -> None:
 
 
 def test_report_plot_draws_each_round(tmp_path: Path) -> None:
-    # tan(z) keeps a second round going: its definition by sin and cos is a rule's
-    r = eqsat.simplify_report("log(x*y) - log(y) + sin(x)^2 + cos(x)^2 + tan(z)",
-                              assume={"x": "positive", "y": "positive"}).report
+    r = eqsat.simplify_report("b*log(z) - log(w) + tan(z)*cos(z)").report  # two e-graphs
     assert r.rounds == 2
     figure = r.plot(tmp_path / "growth.png")
     assert (tmp_path / "growth.png").read_bytes()[:4] == b"\x89PNG"

@@ -71,7 +71,8 @@ def test_every_truncation_agrees_near_its_point(text: str) -> None:
 
 
 def test_stabilize_uses_a_series_only_inside_its_radius() -> None:
-    result = eqsat.stabilize_report("exp(x) - 1 - x")
+    # the work budgets decide; the time backstop is raised for a busy 2-core machine
+    result = eqsat.stabilize_report("exp(x) - 1 - x", limits=eqsat.Limits(seconds=60))
     assert result.bits_after < 2 < 20 < result.bits_before
     assert any(n.op == "where" for n in eqsat.expr.postorder(result.expr))
     # equal to the input to rounding at every magnitude, far from 0 too (x^2/2 is not)

@@ -26,7 +26,7 @@ from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
 from .rules import load_rules, shipped_rules
 from .rules.direct import DirectRules, rewrites
-from .rules.matching import ViewSides, left_sides, settled, untouched, view_sides
+from .rules.matching import ViewSides, blockers, left_sides, untouched, view_sides
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show
 
@@ -55,6 +55,8 @@ SECONDS_PER_INPUT_NODE = 5e-5
 # that is cheaper after its normal forms, before the e-graph is asked instead
 MAX_DIRECT_REWRITES = 4
 MAX_DIRECT_CANDIDATES = 12
+MAX_LOOKAHEAD = 24  # normal forms an expansion's look-ahead may take (see expansions_settle)
+MAX_CHAINED_EXPANSIONS = 4  # expansions in a row it follows
 
 
 def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
@@ -157,9 +159,46 @@ class _Query:
     def settled_modulo(self, term: Expr) -> bool:
         """Whether an e-graph could find nothing cheaper than a term whose rational parts
         are in normal form: no rule can fire modulo associativity, commutativity and the
-        canonical forms, none of those makes a part cheaper (rules/modulo.py)."""
-        return not is_tensor(term) and settled(term, _view_sides(self.rules, self.rulesets),
-                                               self.model.remembering_tree_cost())
+        canonical forms, none of those makes a part cheaper (rules/modulo.py), or the only
+        ones that can are expansions that lead nowhere (see expansions_settle)."""
+        if is_tensor(term):
+            return False
+        found = blockers(term, _view_sides(self.rules, self.rulesets),
+                         self.model.remembering_tree_cost())
+        if found is None or any(rule.shrinks or rule.guards for rule in found):
+            return False
+        return not found or self.expansions_settle(term, [rule.name for rule in found])
+
+    def expansions_settle(self, term: Expr, names: list[str]) -> bool:
+        """Whether every rewrite of the term by these expansion rules (unguarded rules that
+        grow a term), taken with its normal forms and then with each one rewrite by a
+        shrinking rule, and up to MAX_CHAINED_EXPANSIONS of them in a row, costs no less than
+        the term: a look-ahead standing in for what an e-graph would find through them
+        (tan(x) is settled: sin(x)/cos(x) leads back to it; tan(x)*cos(x) is not:
+        sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms; past that, not
+        settled."""
+        expansions = _direct_rules(self.rules, self.rulesets, shrinking=False).only(names)
+        shrinking = _direct_rules(self.rules, self.rulesets)
+        cost, before, tried = self.model.remembering_tree_cost(), self.measure(term), [0]
+
+        def cheaper(made: Expr) -> bool:  # or past the look-ahead's work
+            tried[0] += 1
+            normalised = normalise(made, cost)
+            return tried[0] > MAX_LOOKAHEAD or not normalised.complete or \
+                self.measure(normalised.forms[0]) < before
+
+        used: set[str] = set()
+        for name, expanded in rewrites(term, expansions):  # each site, then a shrinking rule
+            used.add(name)
+            if any(cheaper(made) for made in
+                   [expanded, *(made for _, made in rewrites(expanded, shrinking))]):
+                return False
+        chained = term  # and every site in turn, as cosh(x) + sinh(x) needs for exp(x)
+        for _ in range(MAX_CHAINED_EXPANSIONS):
+            chained = next((made for _, made in rewrites(chained, expansions)), chained)
+            if cheaper(chained):
+                return False
+        return used == set(names)  # each rule was followed where it matches
 
     def measure(self, expr: Expr) -> float:
         return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
@@ -244,19 +283,23 @@ def _rule_indexes(rules: list[str | Path], rulesets: Sequence[str]) -> None:
     _left_sides(rules, rulesets)
     _view_sides(rules, rulesets)
     _direct_rules(rules, rulesets)
+    _direct_rules(rules, rulesets, shrinking=False)
 
 
-def _direct_rules(rules: list[str | Path], rulesets: Sequence[str]) -> DirectRules:
-    """The rules of these rulesets that rules.direct applies to a term (made once for the
-    shipped library)."""
+def _direct_rules(rules: list[str | Path], rulesets: Sequence[str],
+                  shrinking: bool = True) -> DirectRules:
+    """The rules of these rulesets that rules.direct applies to a term, the shrinking ones
+    or the expansions (made once for the shipped library)."""
     if rules:
-        return DirectRules.of(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
-    return _shipped_direct_rules(tuple(sorted(rulesets)))
+        return DirectRules.of((r for r in engine(rules).rules.rules if r.ruleset in rulesets),
+                              shrinking)
+    return _shipped_direct_rules(tuple(sorted(rulesets)), shrinking)
 
 
 @cache
-def _shipped_direct_rules(rulesets: tuple[str, ...]) -> DirectRules:
-    return DirectRules.of(r for r in shipped_rules().rules if r.ruleset in rulesets)
+def _shipped_direct_rules(rulesets: tuple[str, ...], shrinking: bool) -> DirectRules:
+    return DirectRules.of((r for r in shipped_rules().rules if r.ruleset in rulesets),
+                          shrinking)
 
 
 @cache

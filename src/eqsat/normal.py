@@ -292,7 +292,11 @@ class _Fraction:
         polynomial plus a proper fraction, and term by term over a monomial bottom."""
         try:
             tops = self._ways(self.num)
-            if self.den.is_one():
+            if self.den.is_one():  # and over the coefficients' common denominator: (x + 1)/3
+                common = math.lcm(*(c.denominator for c in _terms(self.num).values()))
+                if common > 1 and not self.num.is_constant():
+                    tops += [make("div", top, number(common))
+                             for top in self._ways(self.num * common)]
                 return tops
             bottoms = self._ways(self.den)
             forms = [make("div", top, bottom) for top in tops for bottom in bottoms]

@@ -24,21 +24,31 @@ ViewMatch = dict[str, View]
 
 @dataclass(frozen=True)
 class DirectRules:
-    """The rules a term is rewritten by: those that shrink it and change its view, none
+    """The rules a term is rewritten by: those that shrink it (or, see of, grow it) and
+    change its view, none
     with a `free of` or `depends on` guard (the term alone does not decide those), each with
     its left side's view, by the op at the root of that view."""
 
     by_op: dict[str, list[tuple[Rule, View]]]
 
     @classmethod
-    def of(cls, rules: Iterable[Rule]) -> DirectRules:
+    def of(cls, rules: Iterable[Rule], shrinking: bool = True) -> DirectRules:
+        """shrinking=False: the rules that grow a term instead, and have no guard (the
+        expansions an e-graph explores: tan(a) => sin(a)/cos(a), exp(a + b) => ...)."""
         by_op: dict[str, list[tuple[Rule, View]]] = {}
         for rule in rules:
             left, right = views(rule.lhs)[rule.lhs], views(rule.rhs)[rule.rhs]
-            if rule.shrinks and left != right and \
+            chosen = rule.shrinks if shrinking else not (rule.shrinks or rule.guards)
+            if chosen and left != right and \
                     all(guard.argument is None for guard in rule.guards):
                 by_op.setdefault(left.op, []).append((rule, left))
         return cls(by_op)
+
+    def only(self, names: Iterable[str]) -> DirectRules:
+        """These rules alone."""
+        wanted = set(names)
+        return DirectRules({op: [(r, v) for r, v in listed if r.name in wanted]
+                            for op, listed in self.by_op.items()})
 
 
 def rewrites(term: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:

@@ -65,33 +65,39 @@ def view_sides(rules: Iterable[Rule]) -> ViewSides:
 
 def settled(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> bool:
     """Whether an e-graph of the term could find nothing cheaper, for a term whose rational
-    parts are in normal form: no rule that changes views could match any view the term's
-    class holds (modulo.py) with guards that might hold (see direct.ruled_out), no rule
-    that keeps the view makes a subterm cheaper where it matches as written, and no op has
-    only numbers for arguments. A term of more than
-    MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's length), or too large to
-    check within MAX_CHECK_STEPS tries, is not settled."""
+    parts are in normal form: see blockers, which must find none."""
+    return blockers(term, sides, cost) == []
+
+
+def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> list[Rule] | None:
+    """The rules that change views and could match some view the term's class holds
+    (modulo.py) with guards that might hold (see direct.ruled_out); None where something
+    else could make it cheaper in an e-graph: a rule that keeps the view makes a subterm
+    cheaper where it matches as written, or an op has only numbers for arguments. A term of
+    more than MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's length), or
+    too large to check within MAX_CHECK_STEPS tries, gives None too."""
     if tree_size(term) > MAX_SETTLED_NODES:
-        return False
+        return None
     found = views(term)
     for node in found:
         if node.args and all(a.is_number for a in node.args):
-            return False
+            return None
         for rule in sides.keeping.get(node.op, ()):
             binding = match(rule.lhs, node, {})
             if binding is not None and cost(rule.rhs.subs(binding)) < cost(node):
-                return False
+                return None
     anywhere = sides.changing.get("sym", [])  # a left side that is a bare variable
     budget = Steps()
     symbols = {s.name: s for s in term.free_symbols()}
+    blocking: list[Rule] = []
     for view in subviews(found[term]):
         for rule, pattern in [*sides.changing.get(view.op, ()), *anywhere]:
             if tried_out(budget):
-                return False
-            if could_match(pattern, view, budget) and \
+                return None
+            if rule not in blocking and could_match(pattern, view, budget) and \
                     not ruled_out(rule, pattern, view, symbols):
-                return False
-    return True
+                blocking.append(rule)
+    return blocking
 
 
 def untouched(term: Expr, sides: Mapping[str, Sequence[Expr]]) -> bool:
