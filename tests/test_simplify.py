@@ -151,6 +151,18 @@ def test_op_costs_of_a_target_change_the_choice() -> None:
     assert eqsat.simplify(text, costs={"softplus": 1000}) == eqsat.parse("log1p(exp(x))")
 
 
+def test_the_egraphs_extraction_takes_the_querys_op_costs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # egglog extracts by the op table's costs; a query with its own goes to eqsat's extractor
+    from eqsat import api
+
+    monkeypatch.setattr(api._Query, "settled_modulo", lambda self, term: False)
+    monkeypatch.setattr(api._Query, "directly", lambda self, term, deadline: None)
+    found = eqsat.simplify_report("log(1 + exp(x))", costs={"softplus": 1000})
+    assert found.report.iterations > 0  # an e-graph ran
+    assert found.expr == eqsat.parse("log1p(exp(x))")  # not log(exp(x) + 1), which costs more
+
+
 @pytest.mark.parametrize(("costs", "message"), [
     ({"sine": 3}, "costs names 'sine', which is no op"),
     ({"sin": -1}, "the cost of sin is a number at least 0"),

@@ -318,7 +318,9 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
     budget = Budget.start(limits)
     with engine(rules).session(is_tensor(expr), rulesets) as session:
         handle = session.add(expr)  # its time comes out of the run's
-        by_egglog = cost == "tree" and not session.tensor and not session.needs_snapshot
+        # egglog extracts by the op table's costs: a query's own costs need eqsat's extractor
+        by_egglog = cost == "tree" and not session.tensor and not session.needs_snapshot \
+            and type(model) is CostModel and not model.overrides
         # first the rules that shrink terms, which end soon; the others only if still needed
         report = session.run(rulesets, budget.left(), shrinking_only=True)
         if by_egglog and report.stop_reason == StopReason.SATURATED:
