@@ -27,6 +27,7 @@ from .rounds import Round, in_rounds
 from .rules import load_rules, shipped_rules
 from .rules.direct import DirectRules, rewrites
 from .rules.matching import ViewSides, blockers, left_sides, untouched, view_sides
+from .rules.model import Rule
 from .rules.reverse import DIFF_RULESET, GRAD_RULESET
 from .shape import ALL_AXES, is_tensor, shape_of, show
 
@@ -103,15 +104,15 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     limits = Limits.of(limits)
     if rules or list(rulesets) != ["simplify"]:  # a broken rule file or an unknown ruleset
         engine(rules).check_rulesets(rulesets)     # is an error even where no rule runs
-    _rule_indexes(rules, rulesets)  # made once per process (the library's: about 0.8 s)
-    began = time.perf_counter()  # the time limit covers everything from here
+    indexes = _indexes(rules, rulesets)  # before the time limit: the library's, once per
+    began = time.perf_counter()  # process, take 0.8 s; the limit covers everything from here
     start = to_expr(expr, assume, shapes)
     held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist
     for found in start.free_symbols():
         check_same_symbol(held, found)
     costs = arguments.op_costs(costs)
     model = TensorCost(costs, sizes or {}) if is_tensor(start) else CostModel(costs)
-    query = _Query(rules, list(rulesets), cost, model, quick)
+    query = _Query(rules, list(rulesets), cost, model, quick, indexes)
     measure = query.measure
     expanded, total = expand_derivatives(start, rules)
     budget = Budget.start(limits, began)
@@ -143,6 +144,7 @@ class _Query:
     cost: str  # "tree" or "dag"
     model: CostModel
     quick: bool
+    indexes: _Indexes
     applied: dict[str, int] = field(default_factory=dict)  # rules applied on the term itself
 
     @property
@@ -154,7 +156,7 @@ class _Query:
         """Whether no rule can fire anywhere in the term: an e-graph would give it back as
         it is (and it has no rational part the normal forms could reduce: a sum, product,
         difference, quotient or negation is matched by the rules that canonicalise them)."""
-        return not is_tensor(term) and untouched(term, _left_sides(self.rules, self.rulesets))
+        return not is_tensor(term) and untouched(term, self.indexes.left)
 
     def settled_modulo(self, term: Expr) -> bool:
         """Whether an e-graph could find nothing cheaper than a term whose rational parts
@@ -163,8 +165,7 @@ class _Query:
         ones that can are expansions that lead nowhere (see expansions_settle)."""
         if is_tensor(term):
             return False
-        found = blockers(term, _view_sides(self.rules, self.rulesets),
-                         self.model.remembering_tree_cost())
+        found = blockers(term, self.indexes.views, self.model.remembering_tree_cost())
         if found is None or any(rule.shrinks or rule.guards for rule in found):
             return False
         return not found or self.expansions_settle(term, [rule.name for rule in found])
@@ -177,8 +178,7 @@ class _Query:
         (tan(x) is settled: sin(x)/cos(x) leads back to it; tan(x)*cos(x) is not:
         sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms; past that, not
         settled."""
-        expansions = _direct_rules(self.rules, self.rulesets, shrinking=False).only(names)
-        shrinking = _direct_rules(self.rules, self.rulesets)
+        expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
         cost, before, tried = self.model.remembering_tree_cost(), self.measure(term), [0]
 
         def cheaper(made: Expr) -> bool:  # or past the look-ahead's work
@@ -207,16 +207,16 @@ class _Query:
         """A cheaper term, made by the shrinking rules on the term itself (rules/direct.py),
         that no e-graph could improve on (settled_modulo); None where they find none within
         MAX_DIRECT_REWRITES rewrites, each the cheapest of MAX_DIRECT_CANDIDATES tries."""
-        rules, cost = _direct_rules(self.rules, self.rulesets), self.model.remembering_tree_cost()
+        rules, cost = self.indexes.shrinking, self.model.remembering_tree_cost()
         current, applied = term, dict[str, int]()
         for _ in range(MAX_DIRECT_REWRITES):
             best: tuple[float, str, Expr] | None = None  # the cheapest of the tries
+            least = self.measure(current)
             for name, candidate in islice(rewrites(current, rules), MAX_DIRECT_CANDIDATES):
                 normalised = normalise(candidate, cost, deadline)
                 found = normalised.forms[0]
-                if normalised.complete and self.measure(found) < self.measure(current) and \
-                        (best is None or self.measure(found) < best[0]):
-                    best = (self.measure(found), name, found)
+                if normalised.complete and (measured := self.measure(found)) < least:
+                    best, least = (measured, name, found), measured
             if best is None:
                 return None
             _, name, current = best
@@ -261,55 +261,34 @@ class _Query:
         return Round((found, complete), report, done=ended)
 
 
-def _left_sides(rules: list[str | Path], rulesets: Sequence[str]) -> dict[str, list[Expr]]:
-    """The left sides of these rulesets' rules by root op: the shipped library's (made once,
-    without loading egglog), or an engine's with the user's files."""
+@dataclass(frozen=True)
+class _Indexes:
+    """What a query asks of its rules on the term, without an e-graph: the left sides by
+    root op (untouched), the rules split by views (blockers), and the shrinking rules and the
+    expansions that rules.direct applies."""
+
+    left: dict[str, list[Expr]]
+    views: ViewSides
+    shrinking: DirectRules
+    expansions: DirectRules
+
+    @classmethod
+    def of(cls, rules: list[Rule]) -> _Indexes:
+        return cls(left_sides(rules), view_sides(rules), DirectRules.of(rules),
+                   DirectRules.of(rules, shrinking=False))
+
+
+def _indexes(rules: list[str | Path], rulesets: Sequence[str]) -> _Indexes:
+    """Those of these rulesets: the shipped library's made once per process (without
+    loading egglog), those with the user's files once per query."""
     if rules:
-        return left_sides(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
-    return _shipped_left_sides(tuple(sorted(rulesets)))
-
-
-def _view_sides(rules: list[str | Path], rulesets: Sequence[str]) -> ViewSides:
-    """The rules of these rulesets split as rules.matching.settled asks (made once for the
-    shipped library, without loading egglog)."""
-    if rules:
-        return view_sides(r for r in engine(rules).rules.rules if r.ruleset in rulesets)
-    return _shipped_view_sides(tuple(sorted(rulesets)))
-
-
-def _rule_indexes(rules: list[str | Path], rulesets: Sequence[str]) -> None:
-    """Load the rules and make what a query asks of them, before its time limit starts:
-    once per process, not a query's work."""
-    _left_sides(rules, rulesets)
-    _view_sides(rules, rulesets)
-    _direct_rules(rules, rulesets)
-    _direct_rules(rules, rulesets, shrinking=False)
-
-
-def _direct_rules(rules: list[str | Path], rulesets: Sequence[str],
-                  shrinking: bool = True) -> DirectRules:
-    """The rules of these rulesets that rules.direct applies to a term, the shrinking ones
-    or the expansions (made once for the shipped library)."""
-    if rules:
-        return DirectRules.of((r for r in engine(rules).rules.rules if r.ruleset in rulesets),
-                              shrinking)
-    return _shipped_direct_rules(tuple(sorted(rulesets)), shrinking)
+        return _Indexes.of([r for r in engine(rules).rules.rules if r.ruleset in rulesets])
+    return _shipped_indexes(tuple(sorted(rulesets)))
 
 
 @cache
-def _shipped_direct_rules(rulesets: tuple[str, ...], shrinking: bool) -> DirectRules:
-    return DirectRules.of((r for r in shipped_rules().rules if r.ruleset in rulesets),
-                          shrinking)
-
-
-@cache
-def _shipped_view_sides(rulesets: tuple[str, ...]) -> ViewSides:
-    return view_sides(r for r in shipped_rules().rules if r.ruleset in rulesets)
-
-
-@cache
-def _shipped_left_sides(rulesets: tuple[str, ...]) -> dict[str, list[Expr]]:
-    return left_sides(r for r in shipped_rules().rules if r.ruleset in rulesets)
+def _shipped_indexes(rulesets: tuple[str, ...]) -> _Indexes:
+    return _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
 
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],

@@ -36,6 +36,11 @@ def setup_seconds() -> float:
     return _SETUP_SECONDS[0]
 
 
+def _extended(given: float, setup_before: float) -> float:
+    """A deadline given when the setup stood at setup_before, with the setup done since."""
+    return given + setup_seconds() - setup_before
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds on one saturation run, and the backoff scheduler's settings."""
@@ -88,7 +93,7 @@ class Budget:
     @property
     def deadline(self) -> float:
         """When the call should be done: the time given, and the setup done since."""
-        return self.given + setup_seconds() - self.setup_before
+        return _extended(self.given, self.setup_before)
 
     def seconds_left(self) -> float:
         return max(self.deadline - time.perf_counter(), 0.0)
@@ -116,7 +121,7 @@ class Backstop:
     @property
     def deadline(self) -> float:
         """The time given, and the one-time setup done since (see setup)."""
-        return self.given + setup_seconds() - self.setup_before
+        return _extended(self.given, self.setup_before)
 
     def passed(self) -> bool:
         """Whether the deadline has passed: the work that asks is then cut short."""
