@@ -62,6 +62,16 @@ def test_true_value_resolves_deep_cancellation_and_drops_undefined_points() -> N
     assert true_value(eqsat.parse("exp(x)"), {"x": 1e6}, "float64") is None  # overflows
 
 
+@pytest.mark.parametrize("outer", ["sigmoid", "softplus", "log1mexp", "logaddexp"])
+def test_an_exponential_of_an_astronomical_argument_is_not_finite_at_once(outer: str) -> None:
+    # exp(x) at x = 1.3e14 is 10^(5.8e13): mpmath ran out of memory (or for minutes) on
+    # the exponential inside sigmoid, softplus, log1mexp and logaddexp, as on exp's own
+    argument = "-exp(x)" if outer == "log1mexp" else "exp(x)"
+    expr = eqsat.parse(f"logaddexp({argument}, 1)" if outer == "logaddexp" else
+                       f"{outer}({argument})")
+    assert true_value(expr, {"x": 133852957463381.94}, "float64") is None
+
+
 def test_domains_ranges_preconditions_and_float32() -> None:
     ranged = sample(eqsat.parse("x"), {"x": (2, 3)}, points=50)
     assert ranged.values["x"].min() >= 2 and ranged.values["x"].max() <= 3

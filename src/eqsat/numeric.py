@@ -230,7 +230,10 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
     return []
 
 
-_EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "pow"})
+# ops that exponentiate an argument (mpmath takes minutes, or runs out of memory, on
+# sigmoid(10^(10^13)))
+_EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "pow", "sigmoid", "softplus",
+                          "log1mexp", "logaddexp"})
 _PERIODIC = frozenset({"sin", "cos", "tan"})  # reduced modulo pi: digits of pi by magnitude
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
@@ -248,7 +251,7 @@ def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
         base, exponent = args
         return bool(abs(exponent) > ASTRONOMICAL or
                     (abs(base) > 1 and abs(exponent) * mpmath.log(abs(base)) > ASTRONOMICAL))
-    return bool(abs(args[0]) > ASTRONOMICAL)
+    return any(abs(a) > ASTRONOMICAL for a in args)
 
 
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
