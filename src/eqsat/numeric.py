@@ -231,9 +231,9 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
 
 
 # ops that exponentiate an argument (mpmath takes minutes, or runs out of memory, on
-# sigmoid(10^(10^13)))
-_EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "pow", "sigmoid", "softplus",
-                          "log1mexp", "logaddexp"})
+# sigmoid(10^(10^13)), tanh and erfc alike)
+_EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "tanh", "erfc", "pow", "sigmoid",
+                          "softplus", "log1mexp", "logaddexp"})
 _PERIODIC = frozenset({"sin", "cos", "tan"})  # reduced modulo pi: digits of pi by magnitude
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
