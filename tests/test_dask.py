@@ -71,6 +71,30 @@ def test_numbers_broadcasting_and_float32(client: Client) -> None:
     assert lazy.dtype == np.float32 and client.compute(lazy).result().dtype == np.float32
 
 
+@pytest.mark.parametrize("text", ["tanh(1)", "y^0", "(x - x)^0", "tanh(1) + 0*x"])
+def test_a_constant_output_has_the_arguments_shape(client: Client, text: str) -> None:
+    # each was one value per chunk: shape (30,) said, (5,) computed
+    x, y = np.zeros(30), np.linspace(1, 2, 30)
+    kernel = eqsat.compile([text, "x + y"], ["x", "y"], target="dask")
+    constant, varying = kernel(da.from_array(x, chunks=7), da.from_array(y, chunks=7))
+    computed = client.compute(constant).result()
+    expected = eqsat.compile(text, ["x", "y"], optimize=None)(x, y)
+    assert constant.shape == computed.shape == (30,)
+    np.testing.assert_array_equal(computed, expected)
+    np.testing.assert_array_equal(client.compute(varying).result(), x + y)
+
+
+def test_a_swapped_call_names_the_argument() -> None:
+    kernel = eqsat.compile("sum(W@X, axis=0)", shapes={"W": ("n", "m"), "X": ("m", "k")},
+                           target="dask")
+    assert kernel.args == ["W", "X"]
+    w, x = da.ones((3, 4)), da.ones((4, 5))
+    assert kernel(w, x).shape == (5,)
+    with pytest.raises(ValueError, match=r"argument X has shape \(3, 4\): its m is 3, "
+                                         r"where W's is 5"):
+        kernel(x, w)
+
+
 def test_reductions_softmax_and_matrix_products_go_through_dask(client: Client) -> None:
     texts = ["logsumexp(A, axis=1)", "sum(A@A.T, axis=0)", "softmax(A, axis=1)",
              "sum(exp(A)*A)"]

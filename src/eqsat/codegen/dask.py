@@ -28,6 +28,7 @@ from .numpy import (
     numpy_parts,
     tuple_text,
 )
+from .shapes import CHECK, shape_check
 
 _PRINTER = NumpyPrinter("da")
 
@@ -110,8 +111,9 @@ def _dask_program(outputs: Sequence[Expr], args: Sequence[str], name: str,
     inputs = symbol_names(outputs)
     dims = dimension_names(args, outputs)
     cast = "" if dtype is None else f", np.{dtype}"
+    checked = shape_check(args, outputs)
     lines = [f"def {name}({', '.join(args)}):",
-             f'    """{abbreviated(*outputs, width=200)} (Dask)"""',
+             f'    """{abbreviated(*outputs, width=200)} (Dask)"""', *checked,
              *(f"    {arg} = _as_dask_float({arg}{cast})" for arg in args)]
     names: dict[Expr, str] = {}
     helpers: set[str] = set()
@@ -131,6 +133,8 @@ def _dask_program(outputs: Sequence[Expr], args: Sequence[str], name: str,
                      f"  # {comment(node)}")
     lines.append(f"    return {', '.join(names[o] for o in outputs)}")
     definitions = ["", _AS_DASK_FLOAT, ""]
+    if checked:
+        definitions += [inspect.getsource(CHECK).rstrip(), "", ""]
     for helper in sorted(helpers):
         definitions += [helper_source(getattr(numeric, helper), "da").rstrip(), "", ""]
     return module_source(outputs, definitions, lines)

@@ -16,6 +16,7 @@ from ..expr import Expr, postorder, symbol_names
 from ..ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
 from ..printing import Abbreviations, Printer, abbreviated
 from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of
+from .shapes import CHECK, shape_check
 from .tiling import CONSTANTS, RUNTIME
 
 # ops whose NumPy function is a ufunc that can write into a given buffer with out=
@@ -86,7 +87,8 @@ def numpy_parts(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     helpers = sorted({OPS[n.op].numpy for n in order
                       if n.args and inputs[n] and not OPS[n.op].numpy.startswith("np.")})
     cast = "" if dtype is None else f", np.{dtype}"
-    head = [*(f"    {arg} = _as_float({arg}{cast})" for arg in args)]
+    checked = shape_check(args, outputs)
+    head = [*checked, *(f"    {arg} = _as_float({arg}{cast})" for arg in args)]
     elementwise = _elementwise_nodes(order)
     if all(node in elementwise for node in order):
         lines = _tiled_program(order, outputs, args, name, inputs, head)
@@ -98,7 +100,8 @@ def numpy_parts(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     if runtime:
         constants = {**CONSTANTS, "_THREADS": threads}
         definitions += [*(f"{key} = {value}" for key, value in constants.items()), ""]
-    for function in [*(getattr(numeric, helper) for helper in helpers), *runtime]:
+    checks = [CHECK] if checked else []
+    for function in [*(getattr(numeric, helper) for helper in helpers), *runtime, *checks]:
         definitions += [inspect.getsource(function).rstrip(), "", ""]
     return definitions, lines
 
@@ -127,13 +130,15 @@ def _imports(body: str) -> list[str]:
     return head + standard + ([""] if standard else []) + arrays + ["import numpy as np", ""]
 
 
-def _statement(node: Expr, target: str, arguments: list[str], comment: str) -> str:
-    """The line computing a node into target: out= for a ufunc; else its value assigned
-    (into an output array's elements, or as the temporary's new value)."""
+def _statement(node: Expr, target: str, arguments: list[str], comment: str,
+               buffer: bool = False) -> str:
+    """The line computing a node into target: out= for a ufunc; else its value written into
+    the elements of an output or of a buffer given (a helper gives a NumPy scalar for 0-d
+    arrays, which a later out= could not take), or assigned as the temporary's new value."""
     call = _PRINTER.node(node, arguments)
     if node.op in _UFUNC_OUT:
         return f"    {call[:-1]}, out={target})  # {comment}"
-    written = f"{target}[...]" if target.startswith("_out") else target
+    written = f"{target}[...]" if buffer or target.startswith("_out") else target
     return f"    {written} = {call}  # {comment}"
 
 
@@ -164,7 +169,8 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
             if not reused:
                 made.append(inputs[node])
         names[node] = target
-        body.append(_statement(node, target, [names[a] for a in node.args], comment(node)))
+        body.append(_statement(node, target, [names[a] for a in node.args], comment(node),
+                               buffer=True))
     for k, output in enumerate(outputs):  # a symbol, a constant, or an output named twice
         if names[output] != f"_out{k}":
             body.append(f"    _out{k}[...] = {names[output]}")
@@ -181,7 +187,7 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
             f'    """One tile of {name}: {shown}, into {", ".join(outs)}."""', *body, "", ""]
     kernel = [f"def {name}({', '.join([*args, 'out=None'])}):", f'    """{shown}"""', *head,
               f"    return _run(_{name}_tile, {tuple_text(list(args))}, out, "
-              f"{tuple_text([members(inputs[o]) for o in outputs])}, "
+              f"{tuple_text([members(frozenset(args))] * len(outputs))}, "
               f"{tuple_text([members(key) for key in made])})"]
     return tile + kernel
 
