@@ -53,6 +53,7 @@ CASES = [
     ("logaddexp minus x", "log(exp(x) + exp(y)) - x"),
     ("sigmoid derivative", "1/(1 + exp(-x))*(1 - 1/(1 + exp(-x)))"),
     ("binomial cube", "x^3 + 3*x^2*y + 3*x*y^2 + y^3"),
+    ("20-term polynomial", " + ".join(f"{k + 1}/{k + 2}*x^{k}" for k in range(1, 20)) + " + 1/2"),
 ]
 
 

@@ -50,6 +50,54 @@ def test_broadcasting_and_scalars(shapes: tuple[tuple[int, ...], ...]) -> None:
     np.testing.assert_allclose(got, eqsat.evaluate(text, x=x, y=y), rtol=1e-12)
 
 
+@pytest.mark.parametrize("text", ["tanh(1)", "y^0", "(x - x)^0", "tanh(1) + 0*x", "x + 1"])
+def test_every_output_has_the_broadcast_shape_of_all_arguments(text: str) -> None:
+    x, y = np.linspace(0, 1, 3), np.ones((2, 1))
+    kernel = eqsat.compile([text, "x*y"], ["x", "y"])
+    first, second = kernel(x, y)
+    assert first.shape == second.shape == (2, 3)
+    np.testing.assert_array_equal(first, np.broadcast_to(eqsat.evaluate(text, x=x, y=y),
+                                                         (2, 3)))
+    assert np.shape(kernel(1.0, 2.0)[0]) == ()
+
+
+@pytest.mark.parametrize(("text", "x", "dtype", "truth"), [
+    # each kernel once took a cheaper form that cancels or overflows: -4096.0; 35.6 bits off
+    # (0.0 in float32); inf
+    ("(expm1(x^3)/x^3)*exp(2/3*log(x))", 3.3536973e-05, "float32", 0.0010399583),
+    ("expm1(x*x)^3", 3.5967663e-06, "float64", 2.16507688e-33),
+    ("expm1(x*x)^3", 3.5967663e-06, "float32", 2.16507688e-33),
+    ("exp(log(hypot(sqrt(x), exp(x))))", 63.03, "float32", 2.363639e27),
+])
+def test_a_kernel_is_as_accurate_as_its_input(text: str, x: float, dtype: str,
+                                              truth: float) -> None:
+    kernel = eqsat.compile(text, ["x"], dtype=dtype)
+    with np.errstate(all="ignore"):
+        got = float(kernel(np.array([x], dtype=dtype))[0])
+    assert got == pytest.approx(truth, rel=1e-4), str(kernel.outputs[0])
+
+
+def test_a_helpers_value_feeds_a_ufunc_on_numbers() -> None:
+    # sigmoid (a helper) gave a NumPy scalar into a temporary that logaddexp then wrote into
+    text = "-5 + logaddexp(sigmoid((3 - y)^x^x), x)"
+    kernel = eqsat.compile(text, ["x", "y"], optimize=None)
+    assert float(kernel(0.7160787, 0.61266303)) == pytest.approx(
+        float(eqsat.evaluate(text, x=0.7160787, y=0.61266303)), rel=1e-14)
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    (((4, 5), (3, 4)), r"argument X has shape \(3, 4\): its m is 3, where W's is 5"),
+    (((3,), (4, 5)), r"argument W has shape \(3,\), not of the 2 dimension\(s\) \(n, m\)"),
+    (((3, 4), (4, 2)), r"argument X has shape \(4, 2\), not \(m, 3\)"),
+])
+def test_tensor_arguments_are_checked_at_the_call(values: tuple[tuple[int, ...], ...],
+                                                 message: str) -> None:
+    kernel = eqsat.compile("sum(W@X, axis=0)", shapes={"W": ("n", "m"), "X": ("m", 3)})
+    assert kernel(np.ones((2, 4)), np.ones((4, 3))).shape == (3,)
+    with pytest.raises(ValueError, match=message):
+        kernel(*(np.ones(shape) for shape in values))
+
+
 def test_integer_inputs_become_float64_and_dtype_casts() -> None:
     kernel = eqsat.compile("x / 2", ["x"], optimize=None)
     assert kernel(np.array([1, 2, 3])).dtype == np.float64

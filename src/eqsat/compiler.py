@@ -10,6 +10,8 @@ from typing import Any
 from . import arguments
 from .api import expand_derivatives, simplify_report
 from .codegen import Kernel
+from .codegen.guard import no_less_accurate
+from .codegen.horner import horner
 from .codegen.numpy import MODULE_NAMES, check_python_names
 from .codegen.targets import target_named
 from .engines import engine
@@ -35,9 +37,13 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     """A Kernel computing the expression (or several, sharing their common subterms).
 
     args: the argument order (default: every symbol, sorted by name). optimize: "simplify"
-    (one e-graph for all outputs, DAG-cost extraction), "stabilize" (each output's most
-    accurate form) or None (as given). dtype: cast every input ("float32", "float64"), or
-    None to keep float inputs as they are (numpy; the cupy target defaults to float32).
+    (one e-graph for all outputs, DAG-cost extraction, polynomials by Horner's scheme; an
+    output whose cheapest form is less accurate than the input on sampled points, in the
+    kernel's float type, is kept as given or as stabilize writes it), "stabilize" (each
+    output's most accurate form) or None (as given). dtype: cast every input ("float32",
+    "float64"), or None to keep float inputs as they are (numpy; the cupy target defaults to
+    float32). Every output of an elementwise kernel has the broadcast shape of all the
+    arguments, a constant one too.
     target "numpy" (tiled, threaded NumPy; out= for the results), "dask" (Dask arrays: a
     task per chunk and output) or "cupy" (one fused CUDA kernel, launched through
     cupy.RawKernel); see codegen/targets.py. shapes: make
@@ -68,10 +74,20 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         [a.name if isinstance(a, Expr) else a for a in args]
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
+    limits = Limits.of(limits)
     if optimize == "simplify":
-        program = _simplified(parsed, rules, Limits.of(limits), spec.costs, sizes or {})
+        simplified = _simplified(parsed, rules, limits, spec.costs, sizes or {})
+        cost = CostModel(spec.costs).dag_cost
+        # polynomial parts by Horner's scheme where cheaper; and a cheaper form may cancel or
+        # overflow where the input does not: each choice measured, the accurate one last
+        choices = [list(dict.fromkeys([horner(e, cost), e])) for e in simplified]
+        measured = dtype or "float64"
+        program = no_less_accurate(
+            choices, parsed, names, measured,
+            lambda e: stabilize(e, rules=rules, limits=limits, dtype=measured))
     elif optimize == "stabilize":
-        program = [stabilize(e, rules=rules, limits=limits) for e in parsed]
+        program = [stabilize(e, rules=rules, limits=limits, dtype=dtype or "float64")
+                   for e in parsed]
     else:
         program = parsed
     source, module = spec.print(program, names, name, dtype)

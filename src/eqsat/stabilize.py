@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -21,13 +20,14 @@ from .extract import CostModel, TreeExtractor, display_order, series
 from .extract.accuracy import (
     Domain,
     Sample,
+    assumed_domain,
     bits_at,
     domain_bounds,
     float_ordinals,
     mean_bits,
-    narrowed,
     narrowed_ranges,
     sample,
+    sign_ranges,
 )
 from .extract.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
 from .extract.search import Candidate, better, most_accurate
@@ -126,8 +126,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     ranges = domain_bounds(domain, names)
     start = to_expr(given, _with_domain(assume, ranges))
     start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
-    ranges = narrowed_ranges(ranges, _sign_ranges(start, 0.0))  # bounds for the intervals
-    domain = _sampled(domain, start, dtype)  # where the assumptions hold, too
+    ranges = narrowed_ranges(ranges, sign_ranges(start, 0.0))  # bounds for the intervals
+    domain = assumed_domain(domain, start, dtype)  # where the assumptions hold, too
     # true values at raised precision can be slow (huge powers): at most half the time
     points_ = sample(start, domain, points, dtype, seed, backstop=stop.within(limits.seconds / 2))
     model = CostModel()
@@ -225,26 +225,6 @@ def _regime_spans(result: Stabilized, name: str, where: np.ndarray, ranked: bool
     placed = [float(v) for v in float_ordinals(np.array(at), "float64")] if ranked else at
     bounds = [float(np.min(where)), *placed, float(np.max(where))]
     return [(low, high) for low, high in itertools.pairwise(bounds) if low < high]
-
-
-def _sign_ranges(expr: Expr, least: float) -> dict[str, tuple[float, float]]:
-    """Per symbol with a declared sign, the range it allows; least: the magnitude nearest 0
-    a strict sign (positive, negative) lets it take."""
-    ranges = {}
-    for found in expr.free_symbols():
-        held = found.assumptions
-        low = least if "positive" in held else 0.0 if "nonnegative" in held else -math.inf
-        high = -least if "negative" in held else math.inf
-        if (low, high) != (-math.inf, math.inf):
-            ranges[found.name] = (low, high)
-    return ranges
-
-
-def _sampled(domain: Domain, expr: Expr, dtype: str) -> Domain:
-    """The domain, narrowed to where the symbols' declared signs hold: the points are drawn
-    there, as the result need equal the input only there."""
-    least = float(np.finfo(np.float32 if dtype == "float32" else np.float64).smallest_subnormal)
-    return narrowed(domain, _sign_ranges(expr, least))
 
 
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,

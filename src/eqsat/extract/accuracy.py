@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import random
 import sys
@@ -135,7 +136,8 @@ def _rounded(exact: mpmath.mpf, dtype: str) -> float | None:
     with mpmath.workprec(DTYPES[dtype][2]):
         rounded = float(+exact)
     if dtype == "float32":
-        rounded = float(np.float32(rounded))
+        with np.errstate(over="ignore"):  # beyond float32: not finite, said below
+            rounded = float(np.float32(rounded))
     return rounded if math.isfinite(rounded) else None
 
 
@@ -285,6 +287,26 @@ def narrowed(domain: Domain, by: Mapping[str, tuple[float, float]]) -> Domain:
     return " and ".join([f"({domain})", *clauses])
 
 
+def sign_ranges(expr: Expr, least: float) -> dict[str, tuple[float, float]]:
+    """Per symbol with a declared sign, the range it allows; least: the magnitude nearest 0
+    a strict sign (positive, negative) lets it take."""
+    ranges = {}
+    for found in expr.free_symbols():
+        held = found.assumptions
+        low = least if "positive" in held else 0.0 if "nonnegative" in held else -math.inf
+        high = -least if "negative" in held else math.inf
+        if (low, high) != (-math.inf, math.inf):
+            ranges[found.name] = (low, high)
+    return ranges
+
+
+def assumed_domain(domain: Domain, expr: Expr, dtype: str) -> Domain:
+    """The domain, narrowed to where the symbols' declared signs hold: points are drawn
+    there, as a form of expr need equal it only there."""
+    least = float(np.finfo(DTYPES[dtype][0]).smallest_subnormal)
+    return narrowed(domain, sign_ranges(expr, least))
+
+
 def inside(domain: Domain, values: Mapping[str, np.ndarray]) -> np.ndarray:
     """Whether each point (one array per variable) lies in the domain."""
     count = len(next(iter(values.values()))) if values else 0
@@ -305,13 +327,33 @@ def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -
     return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
 
 
+def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
+               seed: int = 0) -> dict[str, np.ndarray]:
+    """count points without true values: each variable's float bit patterns within its range
+    cut into count equal strata, one float drawn in each, in an order shuffled per variable.
+    Every binade is met where count is at least their number (about 4,200 for float64), as
+    uniform draws would not: the binade where exp(x + x) overflows and exp(x) does not is one
+    of 2,100 positive ones."""
+    rng = random.Random(seed)
+    found = {}
+    for name, (low, high) in sorted(ranges.items()):
+        largest = float(np.finfo(DTYPES[dtype][0]).max)
+        start, stop = float_ordinals(np.array([max(low, -largest), min(high, largest)]), dtype)
+        cuts = [start + (stop + 1 - start) * k // count for k in range(count + 1)]
+        ordinals = [rng.randint(a, max(a, b - 1)) for a, b in itertools.pairwise(cuts)]
+        rng.shuffle(ordinals)
+        found[name] = float_from_ordinals(ordinals, dtype)
+    return found
+
+
 def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
            seed: int = 0, variables: Sequence[str] | None = None,
-           backstop: Backstop | None = None) -> Sample:
+           backstop: Backstop | None = None, tries: int = MAX_TRIES) -> Sample:
     """Points where expr's true value is finite: drawn per variable from the ranges given,
     from the bounds a precondition states (then filtered by it), or from every float bit
-    pattern; with the correctly rounded true value at each. When the backstop's time has
-    passed it keeps the points it has, if any (and the backstop says it cut the work)."""
+    pattern; with the correctly rounded true value at each, in at most `tries` rounds of
+    drawing. When the backstop's time has passed it keeps the points it has, if any (and the
+    backstop says it cut the work)."""
     if dtype not in DTYPES:
         raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
     if points < 1:
@@ -326,7 +368,7 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
     rng = random.Random(seed)
     kept: dict[str, list[float]] = {n: [] for n in names}
     truth: list[float] = []
-    for _ in range(MAX_TRIES):
+    for _ in range(tries):
         drawn = {n: _draw(rng, *ranges[n], points, dtype) for n in names}
         mask = holds(drawn) if holds is not None else np.ones(points, dtype=bool)
         mask = np.broadcast_to(mask, (points,))

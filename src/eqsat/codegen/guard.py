@@ -1,0 +1,108 @@
+"""Kernels no less accurate than their input: each output's chosen form is measured against the
+input as written, both run as NumPy kernels in the kernel's float type: bits of error on
+sampled points, and overflow where the input stays finite on points in every binade."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import EqsatError
+from ..expr import Expr
+from ..extract.accuracy import (
+    Sample,
+    assumed_domain,
+    domain_bounds,
+    sample,
+    stratified,
+    ulp_bits,
+)
+from ..shape import is_tensor
+from .kernel import Kernel
+from .numpy import print_numpy
+
+MEASURED_POINTS = 64  # per output, drawn from every float bit pattern its symbols may take
+MEASURED_TRIES = 4  # rounds of MEASURED_POINTS draws for them (where the input is undefined)
+# mean bits of error (Herbie's measure) a cheaper form may add to the input's: the rounding of
+# another order of operations, not a cancellation, an overflow or a lost primitive
+ALLOWED_LOSS_BITS = 1.0
+FINITE_POINTS = 8_192  # per output, one in each stratum of the float bit patterns (no truth)
+
+
+def no_less_accurate(choices: Sequence[Sequence[Expr]], given: Sequence[Expr],
+                     names: Sequence[str], dtype: str,
+                     accurate: Callable[[Expr], Expr]) -> list[Expr]:
+    """For each output, the first of its choices (cheapest first) that is no less accurate
+    than the input as given (see _Yardstick), else its accurate form (accurate(input):
+    stabilize's) where that is, else the input. Tensor outputs take their first choice. The
+    work is counted in points, not in seconds: the same input gives the same kernel on any
+    machine."""
+    kept = []
+    for options, start in zip(choices, given, strict=True):
+        if is_tensor(start) or options[0] == start:
+            kept.append(options[0])
+            continue
+        yardstick = _Yardstick.of(start, names, dtype)
+        form = next((option for option in options if yardstick.passes(option)), None)
+        if form is None:
+            try:
+                form = accurate(start)
+            except EqsatError:  # not one point where the input is defined
+                form = start
+            form = form if form == start or yardstick.passes(form) else start
+        kept.append(form)
+    return kept
+
+
+@dataclass(frozen=True)
+class _Yardstick:
+    """An input's accuracy as a form of it must match: finite wherever the input is, on
+    FINITE_POINTS points (spread, and where the input is finite), and mean bits of error on
+    MEASURED_POINTS points at most ALLOWED_LOSS_BITS above the input's (no mean where the
+    input is defined at no point drawn)."""
+
+    names: Sequence[str]
+    dtype: str
+    spread: Mapping[str, np.ndarray]
+    finite: np.ndarray
+    points: Sample | None
+    allowed: float
+
+    @classmethod
+    def of(cls, start: Expr, names: Sequence[str], dtype: str) -> _Yardstick:
+        domain = assumed_domain(None, start, dtype)
+        spread = stratified(domain_bounds(domain, names), FINITE_POINTS, dtype)
+        finite = np.isfinite(_computed(start, names, spread, dtype, FINITE_POINTS))
+        try:
+            points: Sample | None = sample(start, domain, MEASURED_POINTS, dtype,
+                                           variables=names, tries=MEASURED_TRIES)
+        except EqsatError:  # defined nowhere among the floats drawn
+            points = None
+        allowed = math.inf if points is None else \
+            _mean_bits(start, names, points) + ALLOWED_LOSS_BITS
+        return cls(names, dtype, spread, finite, points, allowed)
+
+    def passes(self, form: Expr) -> bool:
+        overflows = ~np.isfinite(_computed(form, self.names, self.spread, self.dtype,
+                                           FINITE_POINTS))
+        return not (overflows & self.finite).any() and \
+            (self.points is None or _mean_bits(form, self.names, self.points) <= self.allowed)
+
+
+def _computed(expr: Expr, names: Sequence[str], values: Mapping[str, np.ndarray],
+              dtype: str, count: int) -> np.ndarray:
+    """expr's NumPy kernel at count points (one array per name), in float64."""
+    source = print_numpy([expr], names, "measured", dtype)
+    kernel = Kernel(source, "measured", names, [expr], "numpy")
+    with np.errstate(all="ignore"):
+        computed = kernel(*(values[name] for name in names))
+    return np.broadcast_to(np.asarray(computed, dtype=np.float64), (count,))
+
+
+def _mean_bits(expr: Expr, names: Sequence[str], points: Sample) -> float:
+    """Mean bits of error of expr's NumPy kernel at the points, in their float type."""
+    computed = _computed(expr, names, points.values, points.dtype, points.size)
+    return float(np.mean(ulp_bits(computed, points.truth, points.dtype)))
