@@ -18,6 +18,7 @@ from .engines import engine
 from .errors import EqsatError
 from .expr import Expr, postorder
 from .extract import CostModel, TensorCost, display_order, extract_dag
+from .extract.accuracy import Domain
 from .extract.tree import class_shapes
 from .inputs import ExprInput, Shapes, Variable, to_expr
 from .limits import Budget, Limits
@@ -33,7 +34,8 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
             target: str = "numpy", dtype: str | None = None,
             optimize: str | None = "simplify", *, rules: Iterable[str | Path] = (),
             limits: Limits | None = None, name: str = "kernel",
-            shapes: Shapes | None = None, sizes: Mapping[str, int] | None = None) -> Kernel:
+            shapes: Shapes | None = None, sizes: Mapping[str, int] | None = None,
+            domain: Domain = None) -> Kernel:
     """A Kernel computing the expression (or several, sharing their common subterms).
 
     args: the argument order (default: every symbol, sorted by name). optimize: "simplify"
@@ -43,7 +45,9 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     output's most accurate form) or None (as given). dtype: cast every input ("float32",
     "float64"), or None to keep float inputs as they are (numpy; the cupy target defaults to
     float32). Every output of an elementwise kernel has the broadcast shape of all the
-    arguments, a constant one too.
+    arguments, a constant one too. domain: where the kernel will be called, as stabilize
+    takes it ({"x": (0, 1)} or "0 < x < 1"): accuracy is measured there (default: every
+    float).
     target "numpy" (tiled, threaded NumPy; out= for the results), "dask" (Dask arrays: a
     task per chunk and output) or "cupy" (one fused CUDA kernel, launched through
     cupy.RawKernel); see codegen/targets.py. shapes: make
@@ -64,6 +68,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         args = arguments.names(args, "args")
     if not given:
         raise EqsatError("compile needs at least one expression")
+    domain = arguments.domain(domain)
     parsed = [expand_derivatives(to_expr(e, shapes=shapes), rules)[0] for e in given]
     for expr in parsed:
         statement = next((n for n in postorder(expr) if n.op in OPS and
@@ -83,10 +88,10 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         choices = [list(dict.fromkeys([horner(e, cost), e])) for e in simplified]
         measured = dtype or "float64"
         program = no_less_accurate(
-            choices, parsed, names, measured,
-            lambda e: stabilize(e, rules=rules, limits=limits, dtype=measured))
+            choices, parsed, names, measured, domain,
+            lambda e: stabilize(e, domain, rules=rules, limits=limits, dtype=measured))
     elif optimize == "stabilize":
-        program = [stabilize(e, rules=rules, limits=limits, dtype=dtype or "float64")
+        program = [stabilize(e, domain, rules=rules, limits=limits, dtype=dtype or "float64")
                    for e in parsed]
     else:
         program = parsed

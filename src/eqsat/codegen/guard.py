@@ -13,9 +13,11 @@ import numpy as np
 from ..errors import EqsatError
 from ..expr import Expr
 from ..extract.accuracy import (
+    Domain,
     Sample,
     assumed_domain,
     domain_bounds,
+    inside,
     sample,
     stratified,
     ulp_bits,
@@ -33,19 +35,19 @@ FINITE_POINTS = 8_192  # per output, one in each stratum of the float bit patter
 
 
 def no_less_accurate(choices: Sequence[Sequence[Expr]], given: Sequence[Expr],
-                     names: Sequence[str], dtype: str,
+                     names: Sequence[str], dtype: str, domain: Domain,
                      accurate: Callable[[Expr], Expr]) -> list[Expr]:
     """For each output, the first of its choices (cheapest first) that is no less accurate
-    than the input as given (see _Yardstick), else its accurate form (accurate(input):
+    than the input as given on the domain (see _Yardstick), else its accurate form
+    (accurate(input):
     stabilize's) where that is, else the input. Tensor outputs take their first choice. The
-    work is counted in points, not in seconds: the same input gives the same kernel on any
-    machine."""
+    measuring is counted in points, not in seconds: no machine's speed decides it."""
     kept = []
     for options, start in zip(choices, given, strict=True):
         if is_tensor(start) or options[0] == start:
             kept.append(options[0])
             continue
-        yardstick = _Yardstick.of(start, names, dtype)
+        yardstick = _Yardstick.of(start, names, dtype, domain)
         form = next((option for option in options if yardstick.passes(option)), None)
         if form is None:
             try:
@@ -60,7 +62,8 @@ def no_less_accurate(choices: Sequence[Sequence[Expr]], given: Sequence[Expr],
 @dataclass(frozen=True)
 class _Yardstick:
     """An input's accuracy as a form of it must match: finite wherever the input is, on
-    FINITE_POINTS points (spread, and where the input is finite), and mean bits of error on
+    FINITE_POINTS points (spread over the domain's ranges; finite: where the input is and the
+    domain holds), and mean bits of error on
     MEASURED_POINTS points at most ALLOWED_LOSS_BITS above the input's (no mean where the
     input is defined at no point drawn)."""
 
@@ -72,10 +75,11 @@ class _Yardstick:
     allowed: float
 
     @classmethod
-    def of(cls, start: Expr, names: Sequence[str], dtype: str) -> _Yardstick:
-        domain = assumed_domain(None, start, dtype)
+    def of(cls, start: Expr, names: Sequence[str], dtype: str, given: Domain) -> _Yardstick:
+        domain = assumed_domain(given, start, dtype)
         spread = stratified(domain_bounds(domain, names), FINITE_POINTS, dtype)
-        finite = np.isfinite(_computed(start, names, spread, dtype, FINITE_POINTS))
+        finite = np.isfinite(_computed(start, names, spread, dtype, FINITE_POINTS)) & \
+            inside(domain, spread)
         try:
             points: Sample | None = sample(start, domain, MEASURED_POINTS, dtype,
                                            variables=names, tries=MEASURED_TRIES)
