@@ -96,6 +96,7 @@ def test_tensor_arguments_are_checked_at_the_call(values: tuple[tuple[int, ...],
                                                  message: str) -> None:
     kernel = eqsat.compile("sum(W@X, axis=0)", shapes={"W": ("n", "m"), "X": ("m", 3)})
     assert kernel(np.ones((2, 4)), np.ones((4, 3))).shape == (3,)
+    assert kernel(np.ones((2, 4)).tolist(), np.ones((4, 3)).tolist()).shape == (3,)  # lists
     with pytest.raises(ValueError, match=message):
         kernel(*(np.ones(shape) for shape in values))
 

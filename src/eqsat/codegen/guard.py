@@ -78,8 +78,9 @@ class _Yardstick:
     def of(cls, start: Expr, names: Sequence[str], dtype: str, given: Domain) -> _Yardstick:
         domain = assumed_domain(given, start, dtype)
         spread = stratified(domain_bounds(domain, names), FINITE_POINTS, dtype)
-        finite = np.isfinite(_computed(start, names, spread, dtype, FINITE_POINTS)) & \
-            inside(domain, spread)
+        finite = np.isfinite(_computed(start, names, spread, dtype, FINITE_POINTS))
+        if spread:  # (a number has no points to be inside or not)
+            finite &= inside(domain, spread)
         try:
             points: Sample | None = sample(start, domain, MEASURED_POINTS, dtype,
                                            variables=names, tries=MEASURED_TRIES)

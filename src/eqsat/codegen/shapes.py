@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..expr import Expr
 
 
@@ -14,7 +16,7 @@ def _check_shapes(values: Mapping[str, Any], declared: Mapping[str, tuple[Any, .
     """Raise ValueError naming the argument whose shape is not the one declared."""
     sizes: dict[str, tuple[int, str]] = {}
     for name, dims in declared.items():
-        shape = tuple(getattr(values[name], "shape", ()))
+        shape = tuple(np.shape(values[name]))  # its .shape, or a nested list's
         shown = "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
         if len(shape) != len(dims):
             raise ValueError(f"argument {name} has shape {shape}, not of the {len(dims)} "
