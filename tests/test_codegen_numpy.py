@@ -230,6 +230,9 @@ def test_cli_compile_prints_or_writes_the_module(tmp_path: Path) -> None:
     written = subprocess.run([*command, "-o", str(target)], capture_output=True, text=True,
                              timeout=120)
     assert written.stdout == "" and target.read_text() == printed.stdout
+    ranged = subprocess.run([*command, "--domain", "x=1e-9:1e-3"], capture_output=True,
+                            text=True, timeout=120)
+    assert ranged.returncode == 0 and "np.expm1(x, out=_out0)" in ranged.stdout, ranged.stderr
 
 
 @pytest.mark.parametrize("text", ["exp(x) - 1 + y", "erf(x) + log1mexp(-x*x)", "x/3"])

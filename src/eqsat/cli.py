@@ -310,7 +310,8 @@ def _compile(args: argparse.Namespace) -> int:
     kernel = compile(args.expressions, names or None, target=args.target, dtype=args.dtype,
                      optimize=None if args.optimize == "none" else args.optimize,
                      rules=args.rules, limits=_limits(args), name=args.name,
-                     shapes=_shapes(args.shape), sizes=_sizes(args.size))
+                     shapes=_shapes(args.shape), sizes=_sizes(args.size),
+                     domain=_domain(args.domain))
     if args.output:
         print(f"wrote {kernel.save(args.output)}", file=sys.stderr)
     else:
@@ -449,6 +450,9 @@ def parser() -> argparse.ArgumentParser:
                           "float32)")
     compile_.add_argument("--optimize", choices=["simplify", "stabilize", "none"],
                           default="simplify", help="default simplify")
+    compile_.add_argument("--domain", help="where the kernel will be called, as for "
+                          "stabilize: the accuracy of its forms is measured there (default: "
+                          "every float)")
     compile_.add_argument("--name", default="kernel", help="the function's name (default "
                           "kernel)")
     compile_.add_argument("-o", "--output", metavar="FILE", help="write the module here (for "
