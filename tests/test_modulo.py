@@ -16,8 +16,8 @@ from eqsat.expr import Expr, make, number
 from eqsat.extract import CostModel
 from eqsat.rules import shipped_rules
 from eqsat.rules.direct import DirectRules, rewrites
-from eqsat.rules.matching import settled, view_sides
-from eqsat.rules.modulo import could_match, views
+from eqsat.rules.matching import required_ops, settled, view_sides
+from eqsat.rules.modulo import could_match, subviews, views
 
 
 def _view(text: str) -> object:
@@ -122,6 +122,37 @@ def test_an_answer_without_egraph_is_as_cheap_as_the_egraphs(
     full = eqsat.simplify(term, limits=limits)
     model = CostModel()
     assert model.tree_cost(fast) <= model.tree_cost(full), (term, fast, full)
+
+
+def test_a_left_side_naming_an_op_the_term_lacks_could_never_match() -> None:
+    # blockers skips such a rule before could_match: the two must agree
+    sides = view_sides(shipped_rules().rules)
+    rng = random.Random(3)
+    skipped = 0
+    for _ in range(150):
+        term = _everyday(rng, 4)
+        found = views(term)[term]
+        held = {view.op for view in subviews(found)}
+        for listed in sides.changing.values():
+            for rule, pattern in listed:
+                if not required_ops(pattern) <= held:
+                    skipped += 1
+                    assert not any(could_match(pattern, view) for view in subviews(found)), \
+                        (rule.name, term)
+    assert skipped > 1000
+
+
+def test_the_look_ahead_normalises_each_term_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    met: list[Expr] = []
+    original = api.normalise
+
+    def counted(root: Expr, *args: object) -> object:
+        met.append(root)
+        return original(root, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "normalise", counted)
+    eqsat.simplify("tan(x)^2 + 1")  # tan(x) => sin(x)/cos(x), followed at each site
+    assert len(met) == len(set(met)) > 1
 
 
 @pytest.mark.parametrize(("text", "answer"), [

@@ -20,7 +20,7 @@ from .extract import CostModel, TensorCost, TreeExtractor, display_order, extrac
 from .extract.tree import class_shapes
 from .inputs import ExprInput, Shapes, Variable, to_expr
 from .limits import Budget, Limits
-from .normal import is_rational_node, normalise
+from .normal import Normalised, is_rational_node, normalise
 from .ops import COMPARISONS
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
@@ -127,7 +127,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         return Simplified(expanded, total, measure(start), measure(expanded))
     best, complete = expanded, False
     if query.reduce:
-        normalised = normalise(expanded, model.remembering_tree_cost(), budget.deadline)
+        normalised = query.normal_forms(expanded, budget.deadline)
         best, complete = normalised.forms[0], normalised.complete
     best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
@@ -146,6 +146,9 @@ class _Query:
     quick: bool
     indexes: _Indexes
     applied: dict[str, int] = field(default_factory=dict)  # rules applied on the term itself
+    # each term's normal forms, once a query (the look-ahead and the direct rewrites meet the
+    # same terms again and again): only those no deadline cut short
+    _normal: dict[Expr, Normalised] = field(default_factory=dict)
 
     @property
     def reduce(self) -> bool:
@@ -179,11 +182,11 @@ class _Query:
         sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms; past that, not
         settled."""
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
-        cost, before, tried = self.model.remembering_tree_cost(), self.measure(term), [0]
+        before, tried = self.measure(term), [0]
 
         def cheaper(made: Expr) -> bool:  # or past the look-ahead's work
             tried[0] += 1
-            normalised = normalise(made, cost)
+            normalised = self.normal_forms(made)
             return tried[0] > MAX_LOOKAHEAD or not normalised.complete or \
                 self.measure(normalised.forms[0]) < before
 
@@ -203,17 +206,26 @@ class _Query:
     def measure(self, expr: Expr) -> float:
         return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
 
+    def normal_forms(self, term: Expr, deadline: float = math.inf) -> Normalised:
+        """normalise(term), remembered for the query where no deadline cut it short."""
+        found = self._normal.get(term)
+        if found is None:
+            found = normalise(term, self.model.remembering_tree_cost(), deadline)
+            if found.complete or deadline == math.inf:
+                self._normal[term] = found
+        return found
+
     def directly(self, term: Expr, deadline: float) -> Expr | None:
         """A cheaper term, made by the shrinking rules on the term itself (rules/direct.py),
         that no e-graph could improve on (settled_modulo); None where they find none within
         MAX_DIRECT_REWRITES rewrites, each the cheapest of MAX_DIRECT_CANDIDATES tries."""
-        rules, cost = self.indexes.shrinking, self.model.remembering_tree_cost()
+        rules = self.indexes.shrinking
         current, applied = term, dict[str, int]()
         for _ in range(MAX_DIRECT_REWRITES):
             best: tuple[float, str, Expr] | None = None  # the cheapest of the tries
             least = self.measure(current)
             for name, candidate in islice(rewrites(current, rules), MAX_DIRECT_CANDIDATES):
-                normalised = normalise(candidate, cost, deadline)
+                normalised = self.normal_forms(candidate, deadline)
                 found = normalised.forms[0]
                 if normalised.complete and (measured := self.measure(found)) < least:
                     best, least = (measured, name, found), measured
@@ -253,7 +265,7 @@ class _Query:
         if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
             return Round(state, report, done=True)
         if self.reduce:
-            normalised = normalise(found, self.model.remembering_tree_cost(), budget.deadline)
+            normalised = self.normal_forms(found, budget.deadline)
             found, complete = normalised.forms[0], normalised.complete
         if self.measure(found) >= self.measure(best):  # no better: the next round would
             return Round(state, report, done=True)     # start from the same term

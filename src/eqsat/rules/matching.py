@@ -49,6 +49,7 @@ class ViewSides:
 
     changing: dict[str, list[tuple[Rule, View]]] = field(default_factory=dict)
     keeping: dict[str, list[Rule]] = field(default_factory=dict)
+    needs: dict[Rule, frozenset[str]] = field(default_factory=dict)  # see required_ops
 
 
 def view_sides(rules: Iterable[Rule]) -> ViewSides:
@@ -60,7 +61,18 @@ def view_sides(rules: Iterable[Rule]) -> ViewSides:
             sides.keeping.setdefault(rule.lhs.op, []).append(rule)
         else:
             sides.changing.setdefault(left.op, []).append((rule, left))
+            sides.needs[rule] = required_ops(left)
     return sides
+
+
+def required_ops(pattern: View) -> frozenset[str]:
+    """The ops a view must hold for the pattern to match somewhere in it (could_match): each
+    op of the pattern but its variables, numbers, sums, products and powers (a product
+    pattern matches powers split into factors: those ops need not be there as such)."""
+    return frozenset(node.op for node in subviews(pattern)) - _ANY_SHAPE
+
+
+_ANY_SHAPE = frozenset({"sym", "num", "add", "mul", "pow"})
 
 
 def settled(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> bool:
@@ -89,9 +101,12 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
     anywhere = sides.changing.get("sym", [])  # a left side that is a bare variable
     budget = Steps()
     symbols = {s.name: s for s in term.free_symbols()}
+    held = {view.op for view in subviews(found[term])}
     blocking: list[Rule] = []
     for view in subviews(found[term]):
         for rule, pattern in [*sides.changing.get(view.op, ()), *anywhere]:
+            if not sides.needs[rule] <= held:  # an op it names is nowhere in the term
+                continue
             if tried_out(budget):
                 return None
             if rule not in blocking and could_match(pattern, view, budget) and \
