@@ -11,7 +11,7 @@ import pytest
 import eqsat
 from eqsat.expr import Expr, postorder
 from eqsat.extract import CostModel
-from eqsat.normal import MAX_POWER, normalise
+from eqsat.normal import MAX_POWER, in_lowest_terms, normalise
 
 POSITIVE = {"x": "positive", "y": "positive"}
 
@@ -185,3 +185,27 @@ def test_cancelling_extends_the_domain_only() -> None:
     cost = CostModel().tree_cost
     assert normalise(eqsat.to_expr("x*y/x"), cost).forms[0] is eqsat.to_expr("y")
     assert _value(eqsat.to_expr("x*y/x"), {"x": 0.0, "y": 2.0}) is None
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("x + 1", True), ("1 + x", True), ("2*x - 3*y + 1", True), ("x - 1 - y", True),
+    ("x", False), ("2*x + 2", False), ("-x + 1", False), ("x + x", False), ("x + 1 + 2", False),
+    ("x + 1/2", False), ("x*2 + 1", False), ("x + 0", False), ("3*x + 3*z + y", False),
+])
+def test_a_linear_sum_in_lowest_terms(text: str, answer: bool) -> None:
+    assert in_lowest_terms(eqsat.parse(text)) is answer
+
+
+def test_a_sum_in_lowest_terms_is_its_own_cheapest_normal_form() -> None:
+    rng = random.Random(0)
+    found = 0
+    for _ in range(4000):
+        parts = [rng.choice([str(rng.randint(-6, 6)), rng.choice("xyzw"),
+                             f"{rng.randint(-3, 7)}*{rng.choice('xyzw')}"])
+                 for _ in range(rng.randint(1, 5))]
+        expr = eqsat.parse(parts[0] + "".join(rng.choice([" + ", " - "]) + p
+                                              for p in parts[1:]))
+        if in_lowest_terms(expr):
+            found += 1
+            assert normalise(expr, CostModel().remembering_tree_cost()).forms[0] == expr
+    assert found > 400

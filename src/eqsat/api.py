@@ -20,7 +20,7 @@ from .extract import CostModel, TensorCost, TreeExtractor, display_order, extrac
 from .extract.tree import class_shapes
 from .inputs import ExprInput, Shapes, Variable, to_expr
 from .limits import Budget, Limits
-from .normal import Normalised, is_rational_node, normalise
+from .normal import Normalised, in_lowest_terms, is_rational_node, normalise
 from .ops import COMPARISONS
 from .report import RunReport, StopReason
 from .rounds import Round, in_rounds
@@ -207,8 +207,12 @@ class _Query:
         return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
 
     def normal_forms(self, term: Expr, deadline: float = math.inf) -> Normalised:
-        """normalise(term), remembered for the query where no deadline cut it short."""
+        """normalise(term), remembered for the query where no deadline cut it short; only its
+        cheapest form (the first) is right where the term is in lowest terms (in_lowest_terms:
+        itself)."""
         found = self._normal.get(term)
+        if found is None and in_lowest_terms(term):  # (its cheapest form: all a query uses)
+            found = self._normal[term] = Normalised([term], True)
         if found is None:
             found = normalise(term, self.model.remembering_tree_cost(), deadline)
             if found.complete or deadline == math.inf:

@@ -87,6 +87,38 @@ def normalise(root: Expr, cost: Cost, deadline: float = math.inf) -> Normalised:
     return Normalised(_cheapest_first(forms, cost), reducer.complete)
 
 
+def in_lowest_terms(root: Expr) -> bool:
+    """Whether root is a linear polynomial written as its own cheapest normal form, so that
+    normalise would put it first: a chain of + and - (each right operand a term) of distinct
+    scalar symbols, each alone or times an integer of 2 or more, and at most one nonzero
+    integer, the coefficients with no common factor and no two symbols with one coefficient
+    (x + 1, 2*x - 3*y + 1; not 2*x + 2, -x + 1, x + x, 3*x + 3*y + z)."""
+    terms: list[Expr] = []
+    node = root
+    while node.op in ("add", "sub"):
+        node, term = node.args
+        terms.append(term)
+    terms.append(node)
+    scaled: dict[str, int] = {}  # each symbol's coefficient
+    constants = [abs(int(t.number)) for t in terms if t.is_number]
+    for term in terms:
+        if term.is_number:
+            if term.number.denominator != 1 or term.number == 0:
+                return False
+            continue
+        value = Fraction(1)
+        if term.op == "mul" and term.args[0].is_number:
+            value, term = term.args[0].number, term.args[1]
+            if value.denominator != 1 or value < 2:
+                return False
+        if term.op != "sym" or term.shape or term.name in scaled:
+            return False
+        scaled[term.name] = int(value)
+    multiples = [c for c in scaled.values() if c > 1]  # c*x + c*y: c*(x + y) is cheaper
+    return len(terms) > 1 and len(constants) <= 1 and \
+        math.gcd(*scaled.values(), *constants) == 1 and len(set(multiples)) == len(multiples)
+
+
 def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
     """The irreducible factors of a polynomial (over the rationals, in its symbols and
     non-rational subterms), each with its multiplicity, numbers left out; None where poly
@@ -148,6 +180,8 @@ class _Reducer:
         fraction expanded, over atoms in an order of their keys (a key, never shown)."""
         if not is_rational_node(node):
             return self.atom_keys[node]
+        if not node.args:  # a symbol or a number is its own
+            return node
         if node not in self._canonical:
             nodes = postorder(node, into=is_rational_node)
             try:
@@ -165,6 +199,8 @@ class _Reducer:
         """The cheapest form of a node whose atoms have been reduced."""
         if not is_rational_node(node):
             return self.atom_forms[node]
+        if not node.args:  # a symbol or a number is its own
+            return node
         if node not in self._best:
             self._best[node] = _cheapest_first(self.forms(node), self.cost)[0]
         return self._best[node]
