@@ -63,6 +63,13 @@ def test_every_output_has_the_broadcast_shape_of_all_arguments(text: str) -> Non
     assert np.shape(kernel(1.0, 2.0)[0]) == ()
 
 
+def test_a_constant_kernel_takes_no_arguments() -> None:
+    kernel = eqsat.compile("tanh(1) + 2", [])  # args=[] was refused as not a list of names
+    assert kernel.args == [] and float(kernel()) == pytest.approx(2.7615941559557649)
+    with pytest.raises(eqsat.EqsatError, match="uses x, not among the arguments"):
+        eqsat.compile("x + 1", [])
+
+
 @pytest.mark.parametrize(("text", "x", "dtype", "truth"), [
     # each kernel once took a cheaper form that cancels or overflows: -4096.0; 35.6 bits off
     # (0.0 in float32); inf

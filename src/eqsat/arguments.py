@@ -40,11 +40,12 @@ def rule_files(value: object) -> list[str | Path]:
     return found
 
 
-def names(value: object, name: str) -> list[Expr | str]:
-    """A symbol (its name or the Expr), or a list of them."""
+def names(value: object, name: str, empty: bool = False) -> list[Expr | str]:
+    """A symbol (its name or the Expr), or a list of them (empty: the list may be empty)."""
     found = [value] if isinstance(value, (str, Expr)) else \
         list(value) if isinstance(value, (list, tuple)) else None
-    if not found or not all(isinstance(v, (str, Expr)) for v in found):
+    if found is None or (not found and not empty) or \
+            not all(isinstance(v, (str, Expr)) for v in found):
         raise ArgumentError(f"{name} is a symbol's name or a list of them, not "
                             f"{_shown(value)}")
     return found

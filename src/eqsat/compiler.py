@@ -65,7 +65,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     given = [arguments.expression(e) for e in listed]
     sizes = arguments.mapping(sizes, "sizes")
     if args is not None:
-        args = arguments.names(args, "args")
+        args = arguments.names(args, "args", empty=True)  # a constant's kernel takes none
     if not given:
         raise EqsatError("compile needs at least one expression")
     domain = arguments.domain(domain)

@@ -364,9 +364,10 @@ class _Fraction:
         return found
 
     def _ways(self, poly: fmpq_mpoly) -> list[Expr]:
-        ways = [_expanded(poly, self.atoms)]
+        terms = _terms(poly)
+        ways = [_sum(terms, self.atoms)]  # expanded
         if len(poly) > 1:
-            ways.append(_collected(_terms(poly), self.atoms))
+            ways.append(_collected(terms, self.atoms))
         if len(poly) <= MAX_FACTORED_TERMS and not poly.is_constant():
             ways.append(_factored(poly, self.atoms))
         return ways
