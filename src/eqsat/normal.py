@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import LimitError
@@ -33,6 +34,19 @@ MAX_PIECEWISE_NODES = 64  # parts up to this size also try their arguments' best
 NUMBER_FOLDS: dict[str, Callable[..., Fraction]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
     "neg": operator.neg}
+
+
+_SQUARED = frozenset({"sin", "cos", "sinh", "cosh", "sqrt"})  # the atoms squares_reduced acts on
+
+
+@cache
+def _generators(count: int) -> tuple[tuple[Any, ...], Any]:
+    """The generators of polynomials over Q in count variables, and their 1 (see _one); flint
+    loads with the first rational part."""
+    from flint import fmpq_mpoly_ctx
+
+    context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(count)), "deglex")
+    return tuple(context.gens()), context.from_dict({(0,) * count: 1})
 
 
 class _Unreduced(Exception):
@@ -251,8 +265,6 @@ class _Fraction:
         """The reduced fraction of a part (nodes: its postorder, atoms as leaves). An atom
         is one generator per key (sin(2*x) and sin(x*2) are one), written as shown;
         canonical: generators in an order of the keys alone (their hashes), not as met."""
-        from flint import fmpq_mpoly_ctx  # loads with the first rational part
-
         written: dict[Expr, Expr] = {}  # key -> the atom as shown
         for n in nodes:
             if n.op == "sym" or not is_rational_node(n):
@@ -261,9 +273,8 @@ class _Fraction:
         if len(written) > MAX_ATOMS:
             raise _Unreduced
         order = sorted(written, key=hash) if canonical else list(written)
-        context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(len(order))), "deglex")
-        generators = dict(zip(order, context.gens(), strict=True))
-        one = context.from_dict({(0,) * len(order): 1})  # see _one
+        gens, one = _generators(len(order))
+        generators = dict(zip(order, gens, strict=True))
         values: dict[Expr, tuple[Any, Any]] = {}
         for node in nodes:
             if node.is_number:
@@ -282,6 +293,8 @@ class _Fraction:
         of each pair squared replaced, sin(u)^2 by 1 - cos(u)^2, once the second), and
         sqrt(c)^2 = c for a positive number c. Each holds for every real u. Empty where no
         identity applies or a polynomial would grow too large."""
+        if not any(key.op in _SQUARED for key in self.keys):
+            return []
         found = []
         radicals = self._radicals()
         for side in (0, 1):
