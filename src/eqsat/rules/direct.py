@@ -58,10 +58,11 @@ def rewrites(term: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
     symbols = {s.name: s for s in term.free_symbols()}
     steps = [0]
     root = found[term]
+    built: dict[View, Expr] = {}
     for node in subviews(root):
         for rule, pattern in rules.by_op.get(node.op, ()):
             for binding, left_over in _matches(pattern, node, steps):
-                made = _rewritten(rule, binding, left_over, node, root, symbols)
+                made = _rewritten(rule, binding, left_over, node, root, symbols, built)
                 if made is not None:
                     yield rule.name, made
             if steps[0] > MAX_REWRITE_STEPS:
@@ -91,11 +92,12 @@ def _fails(guard: Guard, binding: ViewMatch, symbols: Mapping[str, Expr]) -> boo
 
 
 def _rewritten(rule: Rule, binding: ViewMatch, left_over: list[View], node: View, root: View,
-               symbols: Mapping[str, Expr]) -> Expr | None:
+               symbols: Mapping[str, Expr], built: dict[View, Expr]) -> Expr | None:
     """The whole term with the node rewritten by the rule; None where a guard is not decided
     true on the term."""
     variables = {v.name: v for v in rule.lhs.free_symbols()}
-    values = {variables[name]: from_view(view, symbols) for name, view in binding.items()}
+    values = {variables[name]: from_view(view, symbols, built)
+              for name, view in binding.items()}
     for guard in rule.guards:
         if GUARDS[guard.kind].on_term(guard.subject.subs(values), lambda _: True) is not True:
             return None
@@ -104,7 +106,7 @@ def _rewritten(rule: Rule, binding: ViewMatch, left_over: list[View], node: View
     if left_over:  # beside the rewritten operands of a sum or product, or factors of a power
         replacement = canonical("mul" if node.op == "pow" else node.op, None,
                                 (*left_over, replacement))
-    return from_view(_replaced(root, node, replacement), symbols)
+    return from_view(_replaced(root, node, replacement), symbols, built)
 
 
 def _replaced(view: View, old: View, new: View) -> View:
@@ -115,21 +117,31 @@ def _replaced(view: View, old: View, new: View) -> View:
     return canonical(view.op, view.value, tuple(_replaced(a, old, new) for a in view.args))
 
 
-def from_view(view: View, symbols: Mapping[str, Expr]) -> Expr:
+def from_view(view: View, symbols: Mapping[str, Expr],
+              built: dict[View, Expr] | None = None) -> Expr:
     """A term with this view: sums and products nested to the left, their operands in the
-    order of their text (a + b, x*y), numbers last (display_order moves them)."""
+    order of their text (a + b, x*y), numbers last (display_order moves them). built: the
+    terms of views already met (the rewrites of one term share most of their parts)."""
+    built = {} if built is None else built
+    found = built.get(view)
+    if found is None:
+        found = built[view] = _from_view(view, symbols, built)
+    return found
+
+
+def _from_view(view: View, symbols: Mapping[str, Expr], built: dict[View, Expr]) -> Expr:
     if view.op == "num":
         assert not isinstance(view.value, str) and view.value is not None
         return number(view.value)
     if view.op == "sym":
         return symbols[str(view.value)]
-    args = [from_view(a, symbols) for a in view.args]
+    args = [from_view(a, symbols, built) for a in view.args]
     if view.op in N_ARY:
         args.sort(key=lambda arg: (arg.is_number, str(arg)))
-        built = args[0]
+        chained = args[0]
         for arg in args[1:]:
-            built = make(view.op, built, arg)
-        return built
+            chained = make(view.op, chained, arg)
+        return chained
     if view.op == "pow" and args[1].is_number and args[1].number == Fraction(1, 2):
         return make("sqrt", args[0])
     return make(view.op, *args)
