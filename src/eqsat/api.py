@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
@@ -149,6 +149,11 @@ class _Query:
     # each term's normal forms, once a query (the look-ahead and the direct rewrites meet the
     # same terms again and again): only those no deadline cut short
     _normal: dict[Expr, Normalised] = field(default_factory=dict)
+    # the tree cost of every subterm measured in the query, once (see remembering_tree_cost)
+    _tree_cost: Callable[[Expr], float] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_tree_cost", self.model.remembering_tree_cost())
 
     @property
     def reduce(self) -> bool:
@@ -168,7 +173,7 @@ class _Query:
         ones that can are expansions that lead nowhere (see expansions_settle)."""
         if is_tensor(term):
             return False
-        found = blockers(term, self.indexes.views, self.model.remembering_tree_cost())
+        found = blockers(term, self.indexes.views, self._tree_cost)
         if found is None or any(rule.shrinks or rule.guards for rule in found):
             return False
         return not found or self.expansions_settle(term, [rule.name for rule in found])
@@ -204,7 +209,7 @@ class _Query:
         return used == set(names)  # each rule was followed where it matches
 
     def measure(self, expr: Expr) -> float:
-        return self.model.tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
+        return self._tree_cost(expr) if self.cost == "tree" else self.model.dag_cost(expr)
 
     def normal_forms(self, term: Expr, deadline: float = math.inf) -> Normalised:
         """normalise(term), remembered for the query where no deadline cut it short; only its
@@ -214,7 +219,7 @@ class _Query:
         if found is None and in_lowest_terms(term):  # (its cheapest form: all a query uses)
             found = self._normal[term] = Normalised([term], True)
         if found is None:
-            found = normalise(term, self.model.remembering_tree_cost(), deadline)
+            found = normalise(term, self._tree_cost, deadline)
             if found.complete or deadline == math.inf:
                 self._normal[term] = found
         return found
