@@ -221,6 +221,9 @@ def test_theano_style_function_runs_the_compiled_kernel() -> None:
     (lambda: eqsat.compile("x", name="import os"), "kernel name"),
     (lambda: eqsat.compile([]), "at least one expression"),
     (lambda: eqsat.compile("x = 1"), "compile takes values; x = 1 is not one"),
+    # checked even where nothing is measured (x + 1 is its own cheapest form)
+    (lambda: eqsat.compile("x + 1", domain={"x": (3, 1)}), "the range of 'x' is empty"),
+    (lambda: eqsat.compile("x + 1", domain="x <<< 3"), "malformed precondition"),
 ])
 def test_bad_requests_are_clear_errors(call: object, message: str) -> None:
     with pytest.raises(eqsat.EqsatError, match=message):

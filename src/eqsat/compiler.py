@@ -18,7 +18,7 @@ from .engines import engine
 from .errors import EqsatError
 from .expr import Expr, postorder
 from .extract import CostModel, TensorCost, display_order, extract_dag
-from .extract.accuracy import Domain
+from .extract.accuracy import Domain, domain_bounds
 from .extract.tree import class_shapes
 from .inputs import ExprInput, Shapes, Variable, to_expr
 from .limits import Budget, Limits
@@ -79,6 +79,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         [a.name if isinstance(a, Expr) else a for a in args]
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
+    domain_bounds(domain, names)  # a malformed domain is an error whatever is measured
     limits = Limits.of(limits)
     if optimize == "simplify":
         simplified = _simplified(parsed, rules, limits, spec.costs, sizes or {})

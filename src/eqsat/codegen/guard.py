@@ -78,7 +78,8 @@ class _Yardstick:
     def of(cls, start: Expr, names: Sequence[str], dtype: str, given: Domain) -> _Yardstick:
         domain = assumed_domain(given, start, dtype)
         spread = stratified(domain_bounds(domain, names), FINITE_POINTS, dtype)
-        finite = np.isfinite(_computed(start, names, spread, dtype, FINITE_POINTS))
+        kernel = _kernel(start, names, dtype)
+        finite = np.isfinite(_at(kernel, spread, FINITE_POINTS))
         if spread:  # (a number has no points to be inside or not)
             finite &= inside(domain, spread)
         try:
@@ -87,27 +88,30 @@ class _Yardstick:
         except EqsatError:  # defined nowhere among the floats drawn
             points = None
         allowed = math.inf if points is None else \
-            _mean_bits(start, names, points) + ALLOWED_LOSS_BITS
+            _mean_bits(kernel, points) + ALLOWED_LOSS_BITS
         return cls(names, dtype, spread, finite, points, allowed)
 
     def passes(self, form: Expr) -> bool:
-        overflows = ~np.isfinite(_computed(form, self.names, self.spread, self.dtype,
-                                           FINITE_POINTS))
+        kernel = _kernel(form, self.names, self.dtype)
+        overflows = ~np.isfinite(_at(kernel, self.spread, FINITE_POINTS))
         return not (overflows & self.finite).any() and \
-            (self.points is None or _mean_bits(form, self.names, self.points) <= self.allowed)
+            (self.points is None or _mean_bits(kernel, self.points) <= self.allowed)
 
 
-def _computed(expr: Expr, names: Sequence[str], values: Mapping[str, np.ndarray],
-              dtype: str, count: int) -> np.ndarray:
-    """expr's NumPy kernel at count points (one array per name), in float64."""
-    source = print_numpy([expr], names, "measured", dtype)
-    kernel = Kernel(source, "measured", names, [expr], "numpy")
+def _kernel(expr: Expr, names: Sequence[str], dtype: str) -> Kernel:
+    """expr's NumPy kernel in this float type."""
+    return Kernel(print_numpy([expr], names, "measured", dtype), "measured", names, [expr],
+                  "numpy")
+
+
+def _at(kernel: Kernel, values: Mapping[str, np.ndarray], count: int) -> np.ndarray:
+    """The kernel at count points (one array per argument), in float64."""
     with np.errstate(all="ignore"):
-        computed = kernel(*(values[name] for name in names))
+        computed = kernel(*(values[name] for name in kernel.args))
     return np.broadcast_to(np.asarray(computed, dtype=np.float64), (count,))
 
 
-def _mean_bits(expr: Expr, names: Sequence[str], points: Sample) -> float:
-    """Mean bits of error of expr's NumPy kernel at the points, in their float type."""
-    computed = _computed(expr, names, points.values, points.dtype, points.size)
+def _mean_bits(kernel: Kernel, points: Sample) -> float:
+    """Mean bits of error of the kernel at the points, in their float type."""
+    computed = _at(kernel, points.values, points.size)
     return float(np.mean(ulp_bits(computed, points.truth, points.dtype)))

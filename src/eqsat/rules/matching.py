@@ -11,7 +11,7 @@ from .model import Rule
 from .modulo import Steps, View, could_match, subviews, tried_out, views
 
 Binding = dict[Expr, Expr]
-MAX_SETTLED_NODES = 500  # a larger term goes to the e-graph without the check of `settled`
+MAX_SETTLED_NODES = 500  # a larger term goes to the e-graph without the check of `blockers`
 
 
 def match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
@@ -42,7 +42,7 @@ def left_sides(rules: Iterable[Rule]) -> dict[str, list[Expr]]:
 
 @dataclass(frozen=True)
 class ViewSides:
-    """A rule set as `settled` asks of it: the left sides (as views) of the rules that change
+    """A rule set as `blockers` asks of it: the left sides (as views) of the rules that change
     a term's view, by the op at their root, and the rules whose two sides have one view
     (associativity, commutativity, the canonical forms), by the op at the root of their
     left side."""
@@ -73,12 +73,6 @@ def required_ops(pattern: View) -> frozenset[str]:
 
 
 _ANY_SHAPE = frozenset({"sym", "num", "add", "mul", "pow"})
-
-
-def settled(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> bool:
-    """Whether an e-graph of the term could find nothing cheaper, for a term whose rational
-    parts are in normal form: see blockers, which must find none."""
-    return blockers(term, sides, cost) == []
 
 
 def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> list[Rule] | None:
