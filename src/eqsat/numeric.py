@@ -205,6 +205,8 @@ def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | No
         return None
 
 
+_ROUGH = 64  # bits for a magnitude that only a comparison or a count of digits reads
+
 _ABSORBING = {"exp": 1, "sigmoid": 1, "softplus": 1, "erfc": 1, "acos": 1, "cos": 2,
               "cosh": 2}  # f(a) = f(0) + O(a^k) near 0: a tiny argument is absorbed
 
@@ -225,8 +227,9 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
     if op == "logaddexp" and result and abs(result) < 1:  # log(1 + small)
         return [1 / abs(result)]
     if op == "pow" and args[0] > 0 and args[1]:
-        shift = abs(args[1] * mpmath.log(args[0]))
-        return [1 / shift] if 0 < shift < 1 else []
+        with mpmath.workprec(_ROUGH):
+            shift = abs(args[1] * mpmath.log(args[0]))
+            return [1 / shift] if 0 < shift < 1 else []
     return []
 
 
@@ -249,8 +252,9 @@ def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
         return False
     if op == "pow":
         base, exponent = args
-        return bool(abs(exponent) > ASTRONOMICAL or
-                    (abs(base) > 1 and abs(exponent) * mpmath.log(abs(base)) > ASTRONOMICAL))
+        with mpmath.workprec(_ROUGH):
+            return bool(abs(exponent) > ASTRONOMICAL or
+                        (abs(base) > 1 and abs(exponent) * mpmath.log(abs(base)) > ASTRONOMICAL))
     return any(abs(a) > ASTRONOMICAL for a in args)
 
 
