@@ -23,7 +23,7 @@ import time
 from common import CORPORA
 
 import eqsat
-from eqsat.extract.accuracy import mean_bits
+from eqsat.accuracy.measure import mean_bits
 
 
 def main() -> None:

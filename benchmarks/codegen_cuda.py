@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import eqsat
-from eqsat.ops import OPS
+from eqsat.term.ops import OPS
 
 CASES = [
     ("3 ops: exp(x)*y + 1", "exp(x)*y + 1"),
@@ -52,7 +52,7 @@ def op_by_op(xp: Any, expr: eqsat.Expr, values: dict[str, Any]) -> Any:
     """The expression evaluated one operation at a time with an array module (CuPy, or
     jax.numpy under jax.jit)."""
     done: dict[eqsat.Expr, Any] = {}
-    for node in eqsat.expr.postorder(expr):
+    for node in eqsat.term.expr.postorder(expr):
         if node.is_symbol:
             done[node] = values[node.name]
         elif node.is_number or not node.args:

@@ -17,7 +17,7 @@ import sympy
 from sympy.core.cache import clear_cache
 
 import eqsat
-from eqsat import shape
+from eqsat.term import shape
 
 CASES: list[tuple[str, str, str | None]] = [  # (text, the variable of a diff or None)
     ("simplify(sin(x))", "sin(x)", None),

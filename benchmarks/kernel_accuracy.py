@@ -23,8 +23,8 @@ import numpy as np
 from common import CORPORA
 
 import eqsat
+from eqsat.accuracy.measure import Sample, assumed_domain, sample, ulp_bits
 from eqsat.codegen.numpy import COSTS
-from eqsat.extract.accuracy import Sample, assumed_domain, sample, ulp_bits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.test_fuzz_semantics import random_case

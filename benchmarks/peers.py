@@ -84,7 +84,7 @@ class _Adapter:
 class _Eqsat(_Adapter):
     def __init__(self) -> None:
         import eqsat
-        from eqsat import shape
+        from eqsat.term import shape
 
         self.eqsat, self._cache = eqsat, shape._cache
 

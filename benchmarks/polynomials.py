@@ -22,8 +22,8 @@ import sympy
 from common import corpus
 
 import eqsat
-from eqsat.expr import postorder
-from eqsat.normal import _Fraction, is_rational_node
+from eqsat.algebra.normal import _Fraction, is_rational_node
+from eqsat.term.expr import postorder
 
 
 def parts() -> list[tuple[str, Any, Any, int]]:

@@ -11,7 +11,7 @@ import mpmath
 from hypothesis import settings
 
 from eqsat import Expr
-from eqsat.numeric import reference
+from eqsat.term.numeric import reference
 
 # the same examples on every run: a property test that passes once passes in CI
 settings.register_profile("eqsat", derandomize=True, deadline=None)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.extract.accuracy import bits_at, sample, shortest_decimal, true_value, ulp_bits
+from eqsat.accuracy.measure import bits_at, sample, shortest_decimal, true_value, ulp_bits
 
 
 def test_exact_expressions_have_no_error() -> None:

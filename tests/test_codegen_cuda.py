@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.ops import ROWS
-from eqsat.shape import ELEMENTWISE
+from eqsat.term.ops import ROWS
+from eqsat.term.shape import ELEMENTWISE
 
 VALUE_OPS = [op for op in ROWS if op.name in ELEMENTWISE]
 NAMES = ["a", "b", "c"]

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.ops import ROWS
-from eqsat.shape import ELEMENTWISE
+from eqsat.term.ops import ROWS
+from eqsat.term.shape import ELEMENTWISE
 
 cupy = pytest.importorskip("cupy")
 try:

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.ops import ROWS
-from eqsat.shape import ELEMENTWISE
+from eqsat.term.ops import ROWS
+from eqsat.term.shape import ELEMENTWISE
 
 from .conftest import corpus
 
@@ -31,7 +31,7 @@ def _inputs(arity: int, dtype: type) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
 @pytest.mark.parametrize("op", VALUE_OPS, ids=lambda op: op.name)
-def test_every_op_matches_evaluate(op: eqsat.ops.Op, dtype: type) -> None:
+def test_every_op_matches_evaluate(op: eqsat.term.ops.Op, dtype: type) -> None:
     names = ["a", "b", "c"][: op.arity]
     expr = eqsat.call(op.name, *(eqsat.symbol(n) for n in names))
     values = _inputs(op.arity, dtype)

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eqsat
-from eqsat.expr import make, number, postorder, tree_size
-from eqsat.numeric import reference
-from eqsat.ops import ROWS
-from eqsat.parse import parse
 from eqsat.rules import shipped_rules
+from eqsat.term.expr import make, number, postorder, tree_size
+from eqsat.term.numeric import reference
+from eqsat.term.ops import ROWS
+from eqsat.term.parse import parse
 from tests.conftest import CORPORA, assert_equivalent, corpus
 
 CASES = [
@@ -87,7 +87,7 @@ DIFFERENTIABLE = [op for op in ROWS if op.reference is not None and op.arity > 0
 
 
 @pytest.mark.parametrize("op", DIFFERENTIABLE, ids=lambda op: op.name)
-def test_every_op_has_a_derivative_rule(op: eqsat.ops.Op) -> None:
+def test_every_op_has_a_derivative_rule(op: eqsat.term.ops.Op) -> None:
     heads = {rule.lhs.args[0].op for rule in DIFF_RULES if rule.lhs.op == "diff"}
     assert op.name in heads, f"no derivative rule for diff({op.name}(...), x)"
 
@@ -189,9 +189,9 @@ DIRECT_CASES = [f"{op.name}({', '.join(['sin(x)/2', 'y*x', 'x - y'][:op.arity])}
 @pytest.mark.parametrize("text", DIRECT_CASES)
 def test_the_direct_derivative_equals_the_e_graphs(text: str) -> None:
     """The [diff] rules applied to the term equal the same rules saturated in an e-graph."""
-    from eqsat.api import _saturated_derivative
-    from eqsat.derivative import derivative
-    from eqsat.engines import engine
+    from eqsat.egraph.engines import engine
+    from eqsat.rules.derivative import derivative
+    from eqsat.verbs.api import _saturated_derivative
 
     term, x = parse(text), eqsat.symbol("x")
     if text == "x^x":  # a varying exponent needs a base known positive
@@ -205,8 +205,8 @@ def test_the_direct_derivative_equals_the_e_graphs(text: str) -> None:
 
 
 def test_a_guard_only_the_e_graph_proves_leaves_the_derivative_to_it() -> None:
-    from eqsat.derivative import derivative
-    from eqsat.engines import engine
+    from eqsat.egraph.engines import engine
+    from eqsat.rules.derivative import derivative
 
     # d/dy (x^2 + 1)^y needs x^2 + 1 > 0, which the sign analysis proves and the term does not
     term, y = parse("(x^2 + 1)^y"), eqsat.symbol("y")
@@ -217,8 +217,8 @@ def test_a_guard_only_the_e_graph_proves_leaves_the_derivative_to_it() -> None:
 def test_the_direct_derivative_takes_one_rule_per_shared_subterm() -> None:
     """A DAG with 81 distinct nodes (2^40 as a tree): one rule application per subterm
     that mentions x, and a derivative of linear size."""
-    from eqsat.derivative import derivative
-    from eqsat.engines import engine
+    from eqsat.egraph.engines import engine
+    from eqsat.rules.derivative import derivative
 
     x = eqsat.symbol("x")
     e = x
@@ -233,8 +233,8 @@ def test_the_direct_derivative_takes_one_rule_per_shared_subterm() -> None:
 
 def test_the_chain_rule_leaves_no_identity_element() -> None:
     # cos(x)*diff(x, x) is cos(x), not cos(x)*1: the derivative is settled without an e-graph
-    from eqsat.derivative import derivative
     from eqsat.rules import shipped_rules
+    from eqsat.rules.derivative import derivative
 
     rules = [r for r in shipped_rules().rules if r.ruleset == "diff"]
     x = eqsat.parse("x")

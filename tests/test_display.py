@@ -11,8 +11,8 @@ from matplotlib.mathtext import MathTextParser
 import eqsat
 from eqsat import latex, pretty
 from eqsat.cli import main
-from eqsat.expr import Expr, make, number
-from eqsat.ops import ROWS
+from eqsat.term.expr import Expr, make, number
+from eqsat.term.ops import ROWS
 
 x, y, z = eqsat.symbols("x y z")
 A = eqsat.tensor("A", ("n", "m"))
@@ -114,7 +114,7 @@ def test_every_op_has_a_display_case() -> None:
 def test_latex_and_pretty_of_every_op(op: str) -> None:
     build, shown_latex, shown_pretty = EXAMPLES[op]
     expr = build()
-    assert any(node.op == op for node in eqsat.expr.postorder(expr))
+    assert any(node.op == op for node in eqsat.term.expr.postorder(expr))
     assert latex(expr) == shown_latex
     assert pretty(expr) == shown_pretty
     assert expr._repr_latex_() == f"${shown_latex}$"
@@ -191,7 +191,7 @@ def test_cli_pretty(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_text_inside_latex_is_escaped() -> None:
-    assert eqsat.display.latex_text(r"a_b {c} \ x^2 & 50% #1 $") == \
+    assert eqsat.term.display.latex_text(r"a_b {c} \ x^2 & 50% #1 $") == \
         r"a\_b \{c\} \textbackslash{} x\^{}2 \& 50\% \#1 \$"
     discarded = eqsat.solve("sqrt(y_1) = y_1 - 2", "y_1")._repr_latex_()
     assert r"\text{discarded y\_1 = 1: " in discarded
@@ -210,7 +210,7 @@ def test_deeply_nested_terms_print_whole() -> None:
 
 
 def test_a_rope_answers_one_character_prefixes_only() -> None:
-    from eqsat.printing import Rope
+    from eqsat.term.printing import Rope
 
     rope = Rope("", Rope("-", "x"), ")")
     assert rope.startswith("-") and not rope.startswith("x") and str(rope) == "-x)"
@@ -219,8 +219,8 @@ def test_a_rope_answers_one_character_prefixes_only() -> None:
 
 
 def test_a_comment_per_subterm_is_the_start_of_its_text() -> None:
-    from eqsat.expr import postorder
-    from eqsat.printing import Abbreviations, abbreviated, to_text
+    from eqsat.term.expr import postorder
+    from eqsat.term.printing import Abbreviations, abbreviated, to_text
 
     chain = eqsat.parse("x")
     for i in range(400):  # deep enough that printing each subterm whole would be quadratic

@@ -9,7 +9,7 @@ import pytest
 
 import eqsat
 from eqsat import Limits
-from eqsat.parse import parse
+from eqsat.term.parse import parse
 
 SUM = " + ".join(f"x{i}" for i in range(12))
 
@@ -115,8 +115,8 @@ def test_egglog_errors_and_panics_become_eqsat_errors() -> None:
 
     from egglog import bindings
 
-    from eqsat import egglog_terms as t
-    from eqsat.egraph import _run
+    from eqsat.egraph.engine import _run
+    from eqsat.encoding import commands as t
 
     graph = eqsat.Engine(library=False)._graph(False, frozenset())
     zero_denominator = t.call("bigrat", t.call("bigint", t.integer(1)),
@@ -156,7 +156,7 @@ def test_terms_defined_nowhere_cannot_equate_different_numbers(text: str) -> Non
 def test_a_budget_hands_each_run_what_is_left_of_the_time() -> None:
     import time
 
-    from eqsat.limits import Budget
+    from eqsat.limits.budget import Budget
 
     limits = eqsat.Limits(seconds=5.0, iterations=12)
     fresh = Budget.start(limits)
@@ -167,7 +167,7 @@ def test_a_budget_hands_each_run_what_is_left_of_the_time() -> None:
 
 
 def test_stop_reasons_are_named_once_and_read_as_their_text() -> None:
-    from eqsat.report import StopReason
+    from eqsat.limits.report import StopReason
 
     assert eqsat.StopReason is StopReason
     assert StopReason.NORMAL_FORM == "normal form" and f"{StopReason.TIME}" == "time"
@@ -179,7 +179,7 @@ def test_stop_reasons_are_named_once_and_read_as_their_text() -> None:
 def test_a_compiled_egraph_is_renewed_before_it_ages(monkeypatch: pytest.MonkeyPatch) -> None:
     # egglog's pop keeps the ids its e-classes took, so each push copied more: 600 queries
     # made a query 4x slower; a compiled e-graph now lives for GRAPH_LIFETIME_NODES e-nodes
-    from eqsat import egraph
+    from eqsat.egraph import engine as egraph
 
     monkeypatch.setattr(egraph, "GRAPH_LIFETIME_NODES", 200)
     engine = egraph.Engine()

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import eqsat
-from eqsat import picture as drawing
 from eqsat.cli import main
+from eqsat.explain import picture as drawing
 
 NODE = re.compile(r'^\s+(n\d+_\d+) \[label="((?:[^"\\]|\\.)*)"(.*)\];$', re.M)
 EDGE = re.compile(r"^\s+(n\d+_\d+) -> (n\d+_\d+) \[(.*)\];$", re.M)

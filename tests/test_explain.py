@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 import eqsat
+from eqsat.algebra.normal import NUMBER_FOLDS
 from eqsat.cli import main
-from eqsat.derivation import FOLD, replace_at, subterm
-from eqsat.engines import engine
-from eqsat.expr import Expr, make, number
-from eqsat.normal import NUMBER_FOLDS
-from eqsat.numeric import evaluate
+from eqsat.egraph.engines import engine
+from eqsat.explain.derivation import FOLD, Step, replace_at, subterm
+from eqsat.term.expr import Expr, make, number
+from eqsat.term.numeric import evaluate
 from tests.test_simplify import ASSUMED, CASES
 
 RULES = {rule.name: rule for rule in engine().rules.rules}
@@ -44,7 +44,7 @@ def _match(pattern: Expr, term: Expr, binding: dict[Expr, Expr]) -> Iterator[dic
     yield from partial
 
 
-def _replays(step: eqsat.derivation.Step) -> bool:
+def _replays(step: Step) -> bool:
     """Whether the step's rule, applied to `before`, can give `after`."""
     if step.rule == FOLD:
         if not all(a.is_number for a in step.before.args) or not step.after.is_number:
@@ -139,7 +139,7 @@ def test_a_step_that_changes_the_value_is_an_error(tmp_path: Path) -> None:
 
 
 def test_folds_replay_exactly() -> None:
-    step = eqsat.derivation.Step(FOLD, (), make("add", number(1), number(Fraction(1, 2))),
+    step = Step(FOLD, (), make("add", number(1), number(Fraction(1, 2))),
                                  number(Fraction(3, 2)), number(Fraction(3, 2)))
     assert _replays(step)
 

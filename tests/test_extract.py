@@ -6,14 +6,14 @@ import pytest
 
 import eqsat
 from eqsat.extract import CostModel, display_order
-from eqsat.parse import parse
+from eqsat.term.parse import parse
 from tests.conftest import assert_equivalent
 
 
 def test_tree_cost_counts_every_use_dag_cost_counts_once() -> None:
     model = CostModel()
     shared = parse("exp(x + y)")
-    both = eqsat.expr.make("mul", shared, shared)
+    both = eqsat.term.expr.make("mul", shared, shared)
     assert model.tree_cost(both) == 2 * model.tree_cost(shared) + model.op_cost("mul")
     assert model.dag_cost(both) == model.dag_cost(shared) + model.op_cost("mul")
 
@@ -40,10 +40,10 @@ def test_dag_extraction_shares_subterms_and_keeps_the_value() -> None:
 
 def test_display_order() -> None:
     x, y = eqsat.symbols("x y")
-    two = eqsat.expr.number(2)
+    two = eqsat.term.expr.number(2)
     assert str(display_order(x * two + two)) == "2*x + 2"
-    assert str(display_order(x + eqsat.expr.number(-4) * y)) == "x - 4*y"
-    assert str(display_order(x - eqsat.expr.number(-1) * y)) == "x + y"
+    assert str(display_order(x + eqsat.term.expr.number(-4) * y)) == "x - 4*y"
+    assert str(display_order(x - eqsat.term.expr.number(-1) * y)) == "x + y"
     assert str(display_order(eqsat.parse("-(x^(-1/2)) + y^(1/2) + x*(3*y) + y^(-2)"))) \
         == "-1/sqrt(x) + sqrt(y) + 3*x*y + 1/y^2"
 

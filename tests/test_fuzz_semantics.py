@@ -16,9 +16,9 @@ import pytest
 
 import eqsat
 from eqsat import Expr
-from eqsat.expr import make, number, postorder
-from eqsat.numeric import evaluate, reference
-from eqsat.shape import ELEMENTWISE
+from eqsat.term.expr import make, number, postorder
+from eqsat.term.numeric import evaluate, reference
+from eqsat.term.shape import ELEMENTWISE
 
 from .conftest import _sample, assert_equivalent
 

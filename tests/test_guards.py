@@ -7,8 +7,8 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from eqsat.expr import number, symbol
 from eqsat.rules.guards import GUARDS, SIGN_FACTS, SignGuard
+from eqsat.term.expr import number, symbol
 
 SIGN_GUARDS = [g for g in GUARDS.values() if isinstance(g, SignGuard)]
 VALUES = [Fraction(-2), Fraction(-1, 2), Fraction(0), Fraction(1, 3), Fraction(3)]

@@ -7,8 +7,8 @@ import pytest
 import sympy
 
 import eqsat
-from eqsat.ops import ROWS
-from eqsat.parse import parse
+from eqsat.term.ops import ROWS
+from eqsat.term.parse import parse
 
 
 def test_evaluate_scalars_arrays_and_broadcasting() -> None:
@@ -47,7 +47,7 @@ def test_evaluate_takes_integers_booleans_and_numpy_scalars_as_reals() -> None:
 
 @pytest.mark.parametrize("spec", [s for s in ROWS if s.reference is not None and s.arity],
                          ids=lambda s: s.name)
-def test_to_sympy_keeps_every_ops_value(spec: eqsat.ops.Op) -> None:
+def test_to_sympy_keeps_every_ops_value(spec: eqsat.term.ops.Op) -> None:
     args = [parse(n) for n in ("x", "y", "z")[: spec.arity]]
     expr = eqsat.call(spec.name, *args)
     converted = eqsat.to_sympy(expr)

@@ -9,9 +9,9 @@ import mpmath
 import pytest
 
 import eqsat
-from eqsat.expr import postorder
-from eqsat.intervals import bounds, proven_facts
-from eqsat.numeric import reference
+from eqsat.algebra.intervals import bounds, proven_facts
+from eqsat.term.expr import postorder
+from eqsat.term.numeric import reference
 
 RANGES = {"x": (2.0, 3.0), "y": (-1.5, 0.25), "z": (1e-9, 1e-3)}
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import eqsat
+from eqsat.accuracy.measure import Sample, assumed_domain, sample, ulp_bits
 from eqsat.codegen import Kernel
-from eqsat.extract.accuracy import Sample, assumed_domain, sample, ulp_bits
 
 from .test_fuzz_semantics import FAST, random_case
 

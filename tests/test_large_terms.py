@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.expr import MAX_DEPTH, postorder, tree_size
-from eqsat.printing import ELLIPSIS, MAX_PRINTED_NODES, shown_part
+from eqsat.term.expr import MAX_DEPTH, postorder, tree_size
+from eqsat.term.printing import ELLIPSIS, MAX_PRINTED_NODES, shown_part
 
 
 def _doubling(levels: int) -> eqsat.Expr:

@@ -9,9 +9,9 @@ import random
 import pytest
 
 import eqsat
-from eqsat.expr import Expr, postorder
+from eqsat.algebra.normal import MAX_POWER, in_lowest_terms, normalise
 from eqsat.extract import CostModel
-from eqsat.normal import MAX_POWER, in_lowest_terms, normalise
+from eqsat.term.expr import Expr, postorder
 
 POSITIVE = {"x": "positive", "y": "positive"}
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.numeric import evaluate, numpy_function, reference
-from eqsat.ops import ALIASES, OPS, ROWS, lookup
-from eqsat.parse import parse
+from eqsat.term.numeric import evaluate, numpy_function, reference
+from eqsat.term.ops import ALIASES, OPS, ROWS, lookup
+from eqsat.term.parse import parse
 
 CORPUS_FUNCTIONS = [
     "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
@@ -37,7 +37,7 @@ def test_every_corpus_function_is_an_op(name: str) -> None:
 
 @pytest.mark.parametrize("spec", [s for s in ROWS if s.reference is not None],
                          ids=lambda s: s.name)
-def test_numpy_agrees_with_mpmath_reference(spec: eqsat.ops.Op) -> None:
+def test_numpy_agrees_with_mpmath_reference(spec: eqsat.term.ops.Op) -> None:
     names = ["x", "y", "z"][: spec.arity]
     expr = eqsat.call(spec.name, *(eqsat.symbol(n) for n in names))
     rng = np.random.default_rng(0)
@@ -75,7 +75,7 @@ def test_every_op_is_a_module_function() -> None:
 
 
 def test_every_op_kind_is_one_of_the_enum_and_reads_as_its_text() -> None:
-    from eqsat.ops import SCALAR_KINDS, OpKind
+    from eqsat.term.ops import SCALAR_KINDS, OpKind
 
     assert all(isinstance(op.kind, OpKind) for op in ROWS)
     assert OPS["sin"].kind == "function" and OPS["sin"].kind in SCALAR_KINDS
@@ -86,7 +86,7 @@ NEW_OP = '''
 import json, sys
 import mpmath
 import numpy as np
-import eqsat.ops as ops
+import eqsat.term.ops as ops
 
 ops.add_row(ops.Op("exp2", 1, ops.OpKind.FUNCTION, lambda a: mpmath.power(2, a), "np.exp2",
                    ("exp2f", "exp2"), 20, derivative="log(2)*exp2(a)*diff(a, x)",

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eqsat
-from eqsat.parse import MAX_NESTING, parse
+from eqsat.term.expr import make, number
+from eqsat.term.parse import MAX_NESTING, parse
 
 # (text, the fully parenthesised form it must parse to)
 CASES = [
@@ -51,12 +52,12 @@ def test_printed_text_reads_back_to_the_same_term(text: str) -> None:
 
 
 fractions = st.fractions(min_value=-50, max_value=50, max_denominator=7)
-leaves = st.one_of(st.sampled_from(["x", "y", "pi"]).map(parse), fractions.map(eqsat.expr.number))
+leaves = st.one_of(st.sampled_from(["x", "y", "pi"]).map(parse), fractions.map(number))
 binary = st.sampled_from(["add", "sub", "mul", "div", "pow", "lt", "max", "atan2"])
 unary = st.sampled_from(["neg", "sin", "exp", "sqrt", "abs"])
 terms = st.recursive(leaves, lambda kids: st.one_of(
-    st.builds(lambda op, a, b: eqsat.expr.make(op, a, b), binary, kids, kids),
-    st.builds(lambda op, a: eqsat.expr.make(op, a), unary, kids)), max_leaves=12)
+    st.builds(lambda op, a, b: make(op, a, b), binary, kids, kids),
+    st.builds(lambda op, a: make(op, a), unary, kids)), max_leaves=12)
 
 
 @settings(max_examples=300, deadline=None)

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 import eqsat
-from eqsat import progress
 from eqsat.cli import main
+from eqsat.limits import progress
 
 LONG = " + ".join(f"sin(x{i})*y{i}" for i in range(60))  # its e-graph keeps growing
 

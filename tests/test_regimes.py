@@ -7,8 +7,8 @@ import mpmath
 import numpy as np
 
 import eqsat
-from eqsat.extract.accuracy import mean_bits, sample
-from eqsat.extract.regimes import best_regimes, refine
+from eqsat.accuracy.measure import mean_bits, sample
+from eqsat.accuracy.regimes import best_regimes, refine
 
 DOMAIN = {"x": (-1e3, 1e3), "eps": (1e-6, 1e-3)}
 SUBTRACTED = eqsat.parse("x - sqrt(x^2 - eps)")  # cancels for large positive x

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.extract.accuracy import bits_at, sample, true_value
+from eqsat.accuracy.measure import bits_at, sample, true_value
 from tests.conftest import corpus
 
 WRONG_BITS = 20  # a result this far off the true value, where the input as written was

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import time
 
-from eqsat.limits import Budget, Limits
-from eqsat.report import RunReport, StopReason
-from eqsat.rounds import Round, in_rounds
+from eqsat.limits.budget import Budget, Limits
+from eqsat.limits.report import RunReport, StopReason
+from eqsat.limits.rounds import Round, in_rounds
 
 
 def test_rounds_go_on_from_the_last_state_until_one_is_done() -> None:

@@ -12,9 +12,9 @@ import pytest
 import sympy
 
 import eqsat
-from eqsat.extract.accuracy import true_value
-from eqsat.extract.series import NoSeries, candidates, expand
-from eqsat.numeric import reference
+from eqsat.accuracy.measure import true_value
+from eqsat.accuracy.series import NoSeries, candidates, expand
+from eqsat.term.numeric import reference
 
 F = Fraction
 
@@ -74,7 +74,7 @@ def test_stabilize_uses_a_series_only_inside_its_radius() -> None:
     # the work budgets decide; the time backstop is raised for a busy 2-core machine
     result = eqsat.stabilize_report("exp(x) - 1 - x", limits=eqsat.Limits(seconds=60))
     assert result.bits_after < 2 < 20 < result.bits_before
-    assert any(n.op == "where" for n in eqsat.expr.postorder(result.expr))
+    assert any(n.op == "where" for n in eqsat.term.expr.postorder(result.expr))
     # equal to the input to rounding at every magnitude, far from 0 too (x^2/2 is not)
     for sign in (1.0, -1.0):
         for value in sign * np.logspace(-300, 2.8, 200):

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eqsat
-from eqsat.expr import make, number
+from eqsat.term.expr import make, number
 from tests.conftest import CORPORA, assert_equivalent, corpus
 
 CASES = [
@@ -154,7 +154,7 @@ def test_op_costs_of_a_target_change_the_choice() -> None:
 def test_the_egraphs_extraction_takes_the_querys_op_costs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # egglog extracts by the op table's costs; a query with its own goes to eqsat's extractor
-    from eqsat import api
+    from eqsat.verbs import api
 
     monkeypatch.setattr(api._Query, "settled_modulo", lambda self, term: False)
     monkeypatch.setattr(api._Query, "directly", lambda self, term, deadline: None)
@@ -185,7 +185,7 @@ def test_everyday_queries_build_no_egraph(monkeypatch: pytest.MonkeyPatch, query
                                           answer: str) -> None:
     # a term no rule's left side matches anywhere (and no constant to fold) is what an
     # e-graph would give back: answered without one, as are the normal forms
-    from eqsat import egraph
+    from eqsat.egraph import engine as egraph
 
     calls: list[object] = []
     monkeypatch.setattr(egraph, "_run", lambda *args: calls.append(args))

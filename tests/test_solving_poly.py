@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from eqsat import parse, symbols
-from eqsat.solving.linear import clear_denominators, eliminate
-from eqsat.solving.poly import NotPolynomial, Poly, Ring
+from eqsat.algebra.linear import clear_denominators, eliminate
+from eqsat.algebra.poly import NotPolynomial, Poly, Ring
 
 x, y, a, b = symbols("x y a b")
 

@@ -12,7 +12,7 @@ import pytest
 
 import eqsat
 from eqsat import parse
-from eqsat.extract.accuracy import mean_bits
+from eqsat.accuracy.measure import mean_bits
 from tests.conftest import assert_equivalent, corpus
 
 

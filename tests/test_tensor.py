@@ -12,7 +12,7 @@ import eqsat
 from eqsat import ShapeError, tensor
 from eqsat.rules import parse_rules
 from eqsat.rules.check import check_rule
-from eqsat.shape import shape_of
+from eqsat.term.shape import shape_of
 
 from .conftest import corpus
 

@@ -12,7 +12,7 @@ import pytest
 
 import eqsat
 from eqsat.codegen.tiling import _blocks
-from eqsat.ops import ROWS
+from eqsat.term.ops import ROWS
 
 RNG = np.random.default_rng(7)
 
@@ -52,9 +52,9 @@ SCALAR_OPS = [op for op in ROWS if op.reference is not None and op.kind != "cons
 
 @pytest.mark.parametrize("op", SCALAR_OPS, ids=lambda op: op.name)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_every_op_gives_the_same_over_tiles(op: eqsat.ops.Op, dtype: type) -> None:
+def test_every_op_gives_the_same_over_tiles(op: eqsat.term.ops.Op, dtype: type) -> None:
     args = [eqsat.parse(n) for n in "xyz"[:op.arity]]
-    kernel = eqsat.compile(eqsat.expr.make(op.name, *args), optimize=None)
+    kernel = eqsat.compile(eqsat.term.expr.make(op.name, *args), optimize=None)
     values = [RNG.uniform(0.1, 0.9, 1000).astype(dtype) for _ in args]
     with np.errstate(all="ignore"):  # acosh and log1mexp: NaN outside their domains
         whole = kernel(*values)

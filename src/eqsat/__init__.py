@@ -7,20 +7,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from .api import (
-    Simplified,
-    check_rules,
-    diff,
-    diff_report,
-    evaluate,
-    grad,
-    prove_equal,
-    simplify,
-    simplify_report,
-    solve,
-)
-from .display import latex, pretty
-from .engines import engine
+from .egraph.engines import engine
 from .errors import (
     ArgumentError,
     EqsatError,
@@ -32,40 +19,53 @@ from .errors import (
     SolveError,
     TruthValueError,
 )
-from .expr import Expr, call, symbol, symbols
-from .inputs import to_expr
-from .limits import Limits
-from .ops import OPS, OpKind, lookup
-from .parse import parse
-from .progress import set_progress
-from .report import RunReport, StopReason
+from .limits.budget import Limits
+from .limits.progress import set_progress
+from .limits.report import RunReport, StopReason
 from .rules import load_rules, parse_rules
-from .shape import apply as apply_op
-from .shape import shape_of, tensor
+from .term.display import latex, pretty
+from .term.expr import Expr, call, symbol, symbols
+from .term.inputs import to_expr
+from .term.ops import OPS, OpKind, lookup
+from .term.parse import parse
+from .term.shape import apply as apply_op
+from .term.shape import shape_of, tensor
+from .verbs.api import (
+    Simplified,
+    check_rules,
+    diff,
+    diff_report,
+    evaluate,
+    grad,
+    prove_equal,
+    simplify,
+    simplify_report,
+    solve,
+)
 
 if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .codegen import Kernel
-    from .compiler import Function, compile, function
-    from .explain import Derivation, explain
-    from .picture import egraph_dot, save_dot
+    from .explain.picture import egraph_dot, save_dot
+    from .explain.steps import Derivation, explain
     from .solving import Case, Discarded, Solution, SolutionKind
-    from .stabilize import Stabilized, error_bits, stabilize, stabilize_report
+    from .verbs.compile import Function, compile, function
+    from .verbs.stabilize import Stabilized, error_bits, stabilize, stabilize_report
 
 # what a one-line simplify never needs (they load NumPy, among others): loaded on first use
-_LAZY = {"Kernel": "codegen", "Function": "compiler", "compile": "compiler",
-         "function": "compiler", "Derivation": "explain", "explain": "explain",
-         "egraph_dot": "picture", "save_dot": "picture", "Case": "solving",
+_LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.compile",
+         "function": "verbs.compile", "Derivation": "explain.steps", "explain": "explain.steps",
+         "egraph_dot": "explain.picture", "save_dot": "explain.picture", "Case": "solving",
          "Discarded": "solving", "Solution": "solving", "SolutionKind": "solving",
-         "Stabilized": "stabilize", "error_bits": "stabilize", "stabilize": "stabilize",
-         "stabilize_report": "stabilize"}
+         "Stabilized": "verbs.stabilize", "error_bits": "verbs.stabilize",
+         "stabilize": "verbs.stabilize", "stabilize_report": "verbs.stabilize"}
 
 
 class _Package(types.ModuleType):
-    """eqsat itself. Importing a submodule sets an attribute of its package: eqsat.stabilize
-    and eqsat.explain stay the functions, not the modules of the same name."""
+    """eqsat itself. Importing a subpackage sets an attribute of its package: eqsat.explain
+    stays the function, not the package of the same name."""
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if not (isinstance(value, types.ModuleType) and _LAZY.get(name) == name):
+        if not (isinstance(value, types.ModuleType) and name in _LAZY):
             super().__setattr__(name, value)
 
 
@@ -146,13 +146,13 @@ def __getattr__(name: str) -> Any:
     Engine loads egglog, to_sympy/from_sympy load SymPy, and the names of _LAZY their
     modules, when first asked for (import eqsat loads none of them)."""
     if name == "Engine":
-        from .egraph import Engine
+        from .egraph.engine import Engine
 
         return Engine
     if name in _LAZY:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     if name in ("to_sympy", "from_sympy"):
-        from . import sympy_bridge
+        from .term import sympy_bridge
 
         return getattr(sympy_bridge, name)
     spec = lookup(name)

@@ -13,27 +13,20 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import NoReturn
 
-from .api import (
-    check_rules,
-    diff_report,
-    grad,
-    prove_equal,
-    simplify_report,
-    solve,
-)
-from .display import pretty
-from .engines import engine
+from .egraph.engines import engine
 from .errors import EqsatError
-from .expr import Expr
 from .extract.cost import REPRESENTATIVE_SIZE
-from .inputs import to_expr
-from .limits import Limits
-from .ops import ROWS
-from .progress import set_progress
-from .report import RunReport, StopReason
+from .limits.budget import Limits
+from .limits.progress import set_progress
+from .limits.report import RunReport, StopReason
+from .limits.watchdog import hard_stop
 from .rules import load_rules
-from .shape import is_tensor
-from .watchdog import hard_stop
+from .term.display import pretty
+from .term.expr import Expr
+from .term.inputs import to_expr
+from .term.ops import ROWS
+from .term.shape import is_tensor
+from .verbs.api import check_rules, diff_report, grad, prove_equal, simplify_report, solve
 
 
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -197,13 +190,13 @@ def _simplify_one(text: str, args: argparse.Namespace) -> None:
         print(result.report, file=sys.stderr)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
     if args.explain:
-        from .explain import explain
+        from .explain.steps import explain
 
         derivation = explain(text, result.expr, rules=args.rules,
                              limits=_limits(args), assume=_assumptions(args.assume))
         print(derivation)
     if args.egraph:
-        from .picture import egraph_dot, save_dot
+        from .explain.picture import egraph_dot, save_dot
 
         dot = egraph_dot(text, rules=args.rules, limits=_limits(args),
                          assume=_assumptions(args.assume))
@@ -278,7 +271,7 @@ def _domain(text: str | None) -> dict[str, tuple[float, float]] | str | None:
 
 
 def _stabilize(args: argparse.Namespace) -> int:
-    from .stabilize import plot_error, stabilize, stabilize_report  # they load NumPy
+    from .verbs.stabilize import plot_error, stabilize, stabilize_report  # they load NumPy
 
     given = to_expr(args.expression, _assumptions(args.assume), _shapes(args.shape))
     if is_tensor(given):  # picked by the rules, not measured
@@ -304,7 +297,7 @@ def _stabilize(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from .compiler import compile
+    from .verbs.compile import compile
 
     names = [a.strip() for given in args.args or [] for a in given.split(",") if a.strip()]
     kernel = compile(args.expressions, names or None, target=args.target, dtype=args.dtype,

@@ -7,21 +7,21 @@ import time
 from functools import partial
 from pathlib import Path
 
-from .api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
-from .compiler import compile, function
-from .display import latex, pretty
-from .engines import engine
+from .egraph.engines import engine
 from .errors import ParseError, ShapeError
-from .explain import explain
-from .expr import symbols
-from .limits import Limits
-from .parse import parse
-from .picture import egraph_dot
+from .explain.picture import egraph_dot
+from .explain.steps import explain
+from .limits.budget import Limits
 from .rules.check import check_rule
 from .rules.loader import parse_rules
-from .shape import tensor
-from .stabilize import stabilize, stabilize_report
-from .sympy_bridge import to_sympy
+from .term.display import latex, pretty
+from .term.expr import symbols
+from .term.parse import parse
+from .term.shape import tensor
+from .term.sympy_bridge import to_sympy
+from .verbs.api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
+from .verbs.compile import compile, function
+from .verbs.stabilize import stabilize, stabilize_report
 
 _SIMPLIFY = [
     "x*y/x",

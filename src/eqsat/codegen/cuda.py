@@ -7,11 +7,11 @@ import math
 import re
 from collections.abc import Sequence
 
-from .. import numeric
 from ..errors import EqsatError
-from ..expr import Expr, postorder
-from ..ops import COMPARISONS, OPS
-from ..printing import Abbreviations, Printer, abbreviated
+from ..term import numeric
+from ..term.expr import Expr, postorder
+from ..term.ops import COMPARISONS, OPS
+from ..term.printing import Abbreviations, Printer, abbreviated
 from .numpy import MODULE_NAMES, check_python_names
 
 C_TYPES = {"float32": "float", "float64": "double"}

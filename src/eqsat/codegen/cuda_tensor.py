@@ -8,27 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import numeric
-from ..expr import Expr, make, shaped_symbol
-from ..ops import OPS, TENSOR_OPS
-from ..printing import Abbreviations, abbreviated
-from ..shape import ALL_AXES, AXIS_OPS, shape_of
-from .cuda import (
-    OPERAND,
-    check_program,
-    device_body,
-    elementwise_kernel,
-    header,
-    reduction_kernel,
-)
-from .numpy import (
-    NumpyPrinter,
-    computed_nodes,
-    dimension_names,
-    helper_source,
-    literal,
-    shape_text,
-)
+from ..term import numeric
+from ..term.expr import Expr, make, shaped_symbol
+from ..term.ops import OPS, TENSOR_OPS
+from ..term.printing import Abbreviations, abbreviated
+from ..term.shape import ALL_AXES, AXIS_OPS, shape_of
+from .cuda import OPERAND, check_program, device_body, elementwise_kernel, header, reduction_kernel
+from .numpy import NumpyPrinter, computed_nodes, dimension_names, helper_source, literal, shape_text
 
 _CUPY = NumpyPrinter("cp")  # CuPy mirrors NumPy's function names
 BLOCK = 256

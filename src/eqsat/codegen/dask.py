@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import numeric
 from ..errors import EqsatError
-from ..expr import Expr, symbol_names
-from ..ops import OPS, TENSOR_OPS
-from ..printing import Abbreviations, abbreviated
+from ..term import numeric
+from ..term.expr import Expr, symbol_names
+from ..term.ops import OPS, TENSOR_OPS
+from ..term.printing import Abbreviations, abbreviated
 from .numpy import (
     MODULE_NAMES,
     NumpyPrinter,

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import EqsatError
-from ..expr import Expr
-from ..extract.accuracy import (
+from ..accuracy.measure import (
     Domain,
     Sample,
     assumed_domain,
@@ -22,7 +20,9 @@ from ..extract.accuracy import (
     stratified,
     ulp_bits,
 )
-from ..shape import is_tensor
+from ..errors import EqsatError
+from ..term.expr import Expr
+from ..term.shape import is_tensor
 from .kernel import Kernel
 from .numpy import print_numpy
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from ..expr import Expr, make, number, postorder
+from ..term.expr import Expr, make, number, postorder
 
 Cost = Callable[[Expr], float]
 MAX_TERMS = 64  # a longer sum is left as written (each variable's scheme is measured whole)

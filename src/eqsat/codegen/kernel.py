@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EqsatError
-from ..expr import Expr
+from ..term.expr import Expr
 from .targets import TARGETS
 
 _COUNTER = itertools.count()

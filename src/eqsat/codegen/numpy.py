@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import numeric
 from ..errors import EqsatError
-from ..expr import Expr, postorder, symbol_names
-from ..ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
-from ..printing import Abbreviations, Printer, abbreviated
-from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of
+from ..term import numeric
+from ..term.expr import Expr, postorder, symbol_names
+from ..term.ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
+from ..term.printing import Abbreviations, Printer, abbreviated
+from ..term.shape import ALL_AXES, AXIS_OPS, Shape, shape_of
 from .shapes import CHECK, shape_check
 from .tiling import CONSTANTS, RUNTIME
 

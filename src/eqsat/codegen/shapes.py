@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..expr import Expr
+from ..term.expr import Expr
 
 
 def _check_shapes(values: Mapping[str, Any], declared: Mapping[str, tuple[Any, ...]]) -> None:

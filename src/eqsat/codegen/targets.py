@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import EqsatError
-from ..expr import Expr
-from ..shape import is_tensor
+from ..term.expr import Expr
+from ..term.shape import is_tensor
 from .cuda import print_cuda, print_launcher
 from .cuda_tensor import print_tensor_program
 from .dask import print_dask

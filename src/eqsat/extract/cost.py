@@ -6,10 +6,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..expr import Expr, postorder
-from ..limits import NUMBER_COST, SYMBOL_COST
-from ..ops import OPS
-from ..shape import SHAPE_ARGUMENTS, Shape, shape_of
+from ..limits.budget import NUMBER_COST, SYMBOL_COST
+from ..term.expr import Expr, postorder
+from ..term.ops import OPS
+from ..term.shape import SHAPE_ARGUMENTS, Shape, shape_of
 
 Node = tuple[str, tuple[int, ...], object]
 

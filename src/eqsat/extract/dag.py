@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..errors import EqsatError
-from ..expr import Expr
-from ..limits import Snapshot
+from ..limits.budget import Snapshot
+from ..term.expr import Expr
 from .cost import CostModel
 from .tree import TreeExtractor, build_term
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..expr import Expr, make, number, rebuild
-from ..normal import NUMBER_FOLDS
-from ..shape import is_tensor
+from ..algebra.normal import NUMBER_FOLDS
+from ..term.expr import Expr, make, number, rebuild
+from ..term.shape import is_tensor
 
 FOLDED = ("add", "sub", "mul")  # by normal.NUMBER_FOLDS
 

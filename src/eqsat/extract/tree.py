@@ -7,9 +7,9 @@ from collections import deque
 from collections.abc import Callable
 
 from ..errors import ShapeError
-from ..expr import Expr, make, number
-from ..limits import Snapshot
-from ..shape import Shape, shape_of
+from ..limits.budget import Snapshot
+from ..term.expr import Expr, make, number
+from ..term.shape import Shape, shape_of
 from .cost import CostModel
 
 Node = tuple[str, tuple[int, ...], object]

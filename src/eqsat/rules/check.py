@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import mpmath
 
-from ..expr import Expr, number, postorder
-from ..numeric import reference
+from ..term.expr import Expr, number, postorder
+from ..term.numeric import reference
 from .check_tensor import check_tensor_rule
 from .guards import DEPENDENCE_GUARDS, GUARDS
 from .model import Rule

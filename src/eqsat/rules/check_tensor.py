@@ -10,9 +10,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..errors import ShapeError
-from ..expr import Expr, number, postorder, shaped_symbol, symbol
-from ..numeric import evaluate
-from ..shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
+from ..term.expr import Expr, number, postorder, shaped_symbol, symbol
+from ..term.numeric import evaluate
+from ..term.shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
 from .guards import GUARDS
 from .model import Guard, Rule
 from .verdict import Verdict, smooth_function

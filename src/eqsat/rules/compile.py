@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from egglog import bindings
 
-from .. import egglog_terms as t
-from ..expr import Expr, postorder
-from ..shape import SHAPE_ARGUMENTS
-from ..shape_analysis import SHAPE_OF
+from ..encoding import commands as t
+from ..encoding.shape_analysis import SHAPE_OF
+from ..term.expr import Expr, postorder
+from ..term.shape import SHAPE_ARGUMENTS
 from .guards import DEPENDENCE_GUARDS, GUARDS, SHAPE_GUARDS
 from .model import Guard, Rule
 

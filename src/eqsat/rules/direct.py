@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..expr import Expr, make, number
+from ..term.expr import Expr, make, number
 from .guards import GUARDS
 from .model import Guard, Rule
 from .modulo import N_ARY, View, canonical, num, power_part, split_powers, subviews, views

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 
 from ..errors import ShapeError
-from ..expr import Expr
-from ..shape import shape_of
+from ..term.expr import Expr
+from ..term.shape import shape_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -75,7 +75,7 @@ class SignGuard(GuardKind):
         return self.relation
 
     def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
-        from .. import egglog_terms as t
+        from ..encoding import commands as t
 
         return [t.fact(t.call(self.relation, subject))]
 
@@ -99,7 +99,7 @@ class ConstGuard(GuardKind):
     """`n is const`: the variable matches a number."""
 
     def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
-        from .. import egglog_terms as t
+        from ..encoding import commands as t
 
         return [t.equal(subject, t.call("Num", t.var(f"gv_const{index}")))]
 
@@ -123,7 +123,7 @@ class DependenceGuard(GuardKind):
     free: bool = True
 
     def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
-        from .. import egglog_terms as t
+        from ..encoding import commands as t
 
         assert argument is not None
         name, bit = t.var(f"gv_name{index}"), t.var(f"gv_bit{index}")
@@ -156,8 +156,8 @@ class ShapeGuard(GuardKind):
     rank: int | None = None
 
     def conditions(self, subject: Term, argument: Term | None, index: int) -> list[Term]:
-        from .. import egglog_terms as t
-        from ..shape_analysis import SHAPE_OF
+        from ..encoding import commands as t
+        from ..encoding.shape_analysis import SHAPE_OF
 
         if self.rank is None:
             assert argument is not None

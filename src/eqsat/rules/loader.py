@@ -10,9 +10,9 @@ from pathlib import Path
 from lark import Token, Tree
 
 from ..errors import EqsatError, ParseError, RuleError
-from ..expr import Expr, symbol
-from ..ops import INFIX
-from ..parse import parse_with
+from ..term.expr import Expr, symbol
+from ..term.ops import INFIX
+from ..term.parse import parse_with
 from .guards import GUARDS, describe
 from .model import Check, Guard, Origin, Rule, RuleFile
 
@@ -20,10 +20,26 @@ _SECTION = re.compile(r"\s*\[")
 _CHECK = re.compile(r"\s*check\s*:")
 
 
+# a wheel carries the repository's rules/ folder as eqsat/library (pyproject's force-include);
+# an editable install or a checkout on the path reads it where it is (docs/architecture.md)
+_PACKAGED = "library"
+_CHECKOUT = Path(__file__).resolve().parents[3] / "rules"  # src/eqsat/rules/loader.py
+
+
+def library_folder() -> Path:
+    """The folder of the rule files shipped with eqsat: in the installed package, else the
+    top-level rules/ folder of the checkout this module runs from."""
+    packaged = Path(str(resources.files("eqsat").joinpath(_PACKAGED)))
+    for folder in (packaged, _CHECKOUT):
+        if any(folder.glob("*.rules")):
+            return folder
+    raise EqsatError(f"eqsat's rule library is missing: no .rules files in {packaged} (an "
+                     f"installed eqsat) or {_CHECKOUT} (a checkout); reinstall eqsat")
+
+
 def library_paths() -> list[Path]:
     """The rule files shipped with eqsat."""
-    folder = resources.files("eqsat").joinpath("library")
-    return sorted(Path(str(folder)).glob("*.rules"))
+    return sorted(library_folder().glob("*.rules"))
 
 
 def _fail(origin: Origin, message: str) -> RuleError:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import Expr, postorder, tree_size
-from ..shape import is_tensor
+from ..term.expr import Expr, postorder, tree_size
+from ..term.shape import is_tensor
 from .guards import SHAPE_GUARDS
 
 

@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ..expr import Expr, postorder
+from ..term.expr import Expr, postorder
 
 N_ARY = ("add", "mul")
 MAX_MATCH_STEPS = 2_000  # past this many tries, a left side is taken to match...

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..expr import Expr, make, number, symbol
+from ..term.expr import Expr, make, number, symbol
 from .model import Rule
 
 DIFF_RULESET = "diff"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..expr import make, symbol
-from ..ops import ROWS
+from ..term.expr import make, symbol
+from ..term.ops import ROWS
 from .loader import check_unique, library_paths, load_rules, parse_rules
 from .model import RuleFile
 from .reverse import DIFF_RULESET, vjp_rules

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..expr import Expr, make, number
+from ..term.expr import Expr, make, number
 from .model import Rule
 
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import mpmath
 
-from ..expr import Expr, make, number, postorder
-from ..numeric import reference
+from ..term.expr import Expr, make, number, postorder
+from ..term.numeric import reference
 from .solution import Discarded
 
 CHECK_DIGITS = 60

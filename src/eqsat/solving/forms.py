@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..expr import Expr, make, number
+from ..algebra.normal import normalise
+from ..algebra.poly import Poly, Ring
 from ..extract import CostModel, display_order
-from ..normal import normalise
-from .poly import Poly, Ring
+from ..term.expr import Expr, make, number
 
 
 def quotient(ring: Ring, numerator: Poly, denominator: Poly) -> Expr:

@@ -7,14 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..expr import Expr, make
 from ..extract import CostModel, TreeExtractor
-from ..limits import Budget, Limits, Snapshot
-from ..report import RunReport, StopReason
-from ..rounds import Round, in_rounds
+from ..limits.budget import Budget, Limits, Snapshot
+from ..limits.report import RunReport, StopReason
+from ..limits.rounds import Round, in_rounds
+from ..term.expr import Expr, make
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
-    from ..egraph import Engine, Session
+    from ..egraph.engine import Engine, Session
 
 RULESETS = ("solve", "simplify")
 PHASES = (2, 4)  # iterations of the first runs, each followed by a look at the forms

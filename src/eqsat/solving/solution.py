@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..display import latex, latex_text, pretty
 from ..errors import SolveError
-from ..expr import Expr
+from ..term.display import latex, latex_text, pretty
+from ..term.expr import Expr
 
 Show = Callable[[Expr], str]
 

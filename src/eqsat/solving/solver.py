@@ -8,21 +8,21 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from ..algebra.linear import clear_denominators, eliminate
+from ..algebra.normal import normalise, polynomial_factors
+from ..algebra.poly import NotPolynomial, Poly, Ring
 from ..errors import EqsatError, SolveError
-from ..expr import Expr, make, number
 from ..extract import CostModel, display_order
-from ..limits import Budget, Limits
-from ..normal import normalise, polynomial_factors
-from ..numeric import reference
+from ..limits.budget import Budget, Limits
+from ..term.expr import Expr, make, number
+from ..term.numeric import reference
 from .check import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
-from .linear import clear_denominators, eliminate
-from .poly import NotPolynomial, Poly, Ring
 from .solution import Case, Discarded, Solution, SolutionKind
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
-    from ..egraph import Engine
+    from ..egraph.engine import Engine
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
 TREE_COST = CostModel().tree_cost

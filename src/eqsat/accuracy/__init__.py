@@ -1,0 +1,1 @@
+"""Bits of error against an exact reference, accuracy-guided search, series, regimes."""

@@ -1,0 +1,406 @@
+"""Herbie's measure of accuracy: bits of error of a float evaluation against mpmath's truth."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from ..errors import EqsatError
+from ..limits.budget import Backstop
+from ..term.expr import Expr
+from ..term.numeric import evaluate, reference
+
+Domain = Mapping[str, tuple[float, float]] | str | None
+DTYPES: dict[str, tuple[Any, Any, int, int]] = {  # float type, int type, precision, width
+    "float64": (np.float64, np.int64, 53, 64), "float32": (np.float32, np.int32, 24, 32)}
+TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
+MAX_TRIES = 50  # sampling rounds of rejection against a precondition
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Points (one array per variable) and the correctly rounded true value at each."""
+
+    values: dict[str, np.ndarray]
+    truth: np.ndarray
+    dtype: str
+
+    @property
+    def size(self) -> int:
+        return len(self.truth)
+
+
+def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
+    """Floats as integers in their order, so that adjacent floats differ by 1."""
+    float_type, int_type, _, width = DTYPES[dtype]
+    bits = np.asarray(values, dtype=float_type).view(int_type).astype(np.int64)
+    mask = (1 << (width - 1)) - 1
+    return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
+
+
+def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+    """The floats of these ordinals (float_ordinals backwards)."""
+    float_type, int_type, _, width = DTYPES[dtype]
+    sign = 1 << (width - 1)
+    raw = [o if o >= 0 else (-o) | sign for o in ordinals]
+    as_unsigned = np.array(raw, dtype=np.uint64 if width == 64 else np.uint32)
+    floats: np.ndarray = as_unsigned.view(int_type).view(float_type)
+    return floats
+
+
+def float_at(ordinal: int, dtype: str) -> float:
+    """The float of one ordinal."""
+    return float(float_from_ordinals([ordinal], dtype)[0])
+
+
+def sample_at(expr: Expr, points: Sequence[Mapping[str, float]], dtype: str) -> Sample | None:
+    """These points (each a value per variable) where expr's true value is finite, with it;
+    None where it is finite at none of them."""
+    kept = [(point, truth) for point in points
+            if (truth := true_value(expr, point, dtype)) is not None]
+    if not kept:
+        return None
+    float_type = DTYPES[dtype][0]
+    return Sample({n: np.array([p[n] for p, _ in kept], dtype=float_type) for n in kept[0][0]},
+                  np.array([t for _, t in kept], dtype=float_type), dtype)
+
+
+def shortest_decimal(low: float, high: float) -> Fraction:
+    """The number between low and high (low <= high; an infinite end is taken as the largest
+    float) with the fewest significant decimal digits, as Herbie chooses a regime's
+    threshold: 0.0094, not 0.009387977236375977."""
+    largest = sys.float_info.max
+    low, high = max(low, -largest), min(high, largest)
+    if low <= 0 <= high:
+        return Fraction(0)
+    if high < 0:
+        return -shortest_decimal(-high, -low)
+    bottom, top = Fraction(low), Fraction(high)
+    for digits in range(1, 18):
+        step = Fraction(10) ** (math.floor(math.log10(high)) - digits + 1)
+        candidate = math.ceil(bottom / step) * step
+        if candidate <= top:
+            return candidate
+    return top
+
+
+def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") -> np.ndarray:
+    """log2(1 + floats between computed and the true value); the full width where the
+    computed value is not finite."""
+    width = DTYPES[dtype][3]
+    ordered = zip(float_ordinals(computed, dtype), float_ordinals(truth, dtype), strict=True)
+    bits = np.array([math.log2(1 + abs(a - b)) for a, b in ordered])
+    return np.where(np.isfinite(np.asarray(computed, dtype=np.float64)), bits, float(width))
+
+
+def true_value(expr: Expr, point: Mapping[str, float], dtype: str) -> float | None:
+    """The true value rounded to dtype; None where it is undefined or not finite in dtype.
+
+    The precision is raised until every node keeps 25 digits beyond what it hides (see
+    numeric._spreads): exp(x) - 1 at x = 1e-200, or exp(a) at a = 1e-291 under a log, needs
+    more than 200 or 291. A spread beyond the highest precision (exp(-1e300) absorbed by 1)
+    cannot be resolved and is ignored; a total cancellation is resolved at the highest
+    precision (x - x stays 0). A point undefined at two precisions is undefined.
+    """
+    values = {k: mpmath.mpf(v) for k, v in point.items()}
+    undefined = 0
+    top = TRUTH_DIGITS[-1]
+    digits = TRUTH_DIGITS[0]
+    while True:
+        spreads: list[mpmath.mpf] = []
+        exact = reference(expr, values, digits, spreads=spreads)
+        if exact is None:
+            undefined += 1
+            if undefined == 2 or digits == top:
+                return None
+            digits = next(d for d in TRUTH_DIGITS if d > digits)
+            continue
+        wanted = [float(mpmath.log10(r)) + 25 if mpmath.isfinite(r) else top for r in spreads]
+        needed = max((w for w in wanted if w <= top), default=0.0)
+        if needed <= digits or digits == top:
+            return _rounded(exact, dtype)
+        digits = next(d for d in TRUTH_DIGITS if d >= needed)
+
+
+def _rounded(exact: mpmath.mpf, dtype: str) -> float | None:
+    with mpmath.workprec(DTYPES[dtype][2]):
+        rounded = float(+exact)
+    if dtype == "float32":
+        with np.errstate(over="ignore"):  # beyond float32: not finite, said below
+            rounded = float(np.float32(rounded))
+    return rounded if math.isfinite(rounded) else None
+
+
+def _precondition(text: str) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
+    """A Python-style boolean over the variables (chained comparisons, and, or, not,
+    arithmetic, abs, pi), evaluated on arrays. Anything else is refused."""
+    value = _evaluator(text)
+
+    def holds(env: dict[str, np.ndarray]) -> np.ndarray:
+        return np.asarray(value(env), dtype=bool)
+
+    return holds
+
+
+def _evaluator(text: str) -> Callable[[dict[str, np.ndarray]], Any]:
+    """The value of a precondition's text (or of a constant in it) on arrays."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        raise EqsatError(f"malformed precondition {text!r}: {error.msg}") from None
+    operators = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
+                 ast.Div: np.divide, ast.Pow: np.power, ast.Lt: np.less, ast.LtE: np.less_equal,
+                 ast.Gt: np.greater, ast.GtE: np.greater_equal, ast.Eq: np.equal,
+                 ast.NotEq: np.not_equal}
+
+    def run(node: ast.AST, env: dict[str, np.ndarray]) -> Any:
+        if isinstance(node, ast.Expression):
+            return run(node.body, env)
+        if isinstance(node, ast.BoolOp):
+            parts = [np.asarray(run(v, env), dtype=bool) for v in node.values]
+            combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            result = parts[0]
+            for part in parts[1:]:
+                result = combine(result, part)
+            return result
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub, ast.UAdd)):
+            inner = run(node.operand, env)
+            if isinstance(node.op, ast.Not):
+                return np.logical_not(inner)
+            return np.negative(inner) if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp) and type(node.op) in operators:
+            return operators[type(node.op)](run(node.left, env), run(node.right, env))
+        if isinstance(node, ast.Compare) and all(type(o) in operators for o in node.ops):
+            left, result = run(node.left, env), np.asarray(True)
+            for op, right_node in zip(node.ops, node.comparators, strict=True):
+                right = run(right_node, env)
+                result = np.logical_and(result, operators[type(op)](left, right))
+                left = right
+            return result
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("abs", "fabs") and len(node.args) == 1 and not node.keywords:
+            return np.abs(run(node.args[0], env))
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in env:
+                return env[node.id]
+            if node.id in ("pi", "E"):
+                return math.pi if node.id == "pi" else math.e
+            raise EqsatError(f"the precondition {text!r} uses {node.id!r}, not a variable")
+        raise EqsatError(f"the precondition {text!r} uses {ast.dump(node)[:40]}..., which "
+                         "is not a comparison, and/or/not, arithmetic or abs")
+
+    def value(env: dict[str, np.ndarray]) -> Any:
+        with np.errstate(all="ignore"):
+            return run(tree, env)
+
+    return value
+
+
+def _bounds(text: str, names: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """Per variable, the constant bounds that the precondition's comparisons state."""
+    found: dict[str, list[float]] = {n: [-math.inf, math.inf] for n in names}
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return {n: (lo, hi) for n, (lo, hi) in found.items()}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        terms = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, terms, terms[1:], strict=False):
+            _bound(found, op, left, right)
+    return {n: (lo, hi) for n, (lo, hi) in found.items()}
+
+
+def _constant(node: ast.AST) -> float | None:
+    try:
+        value = np.asarray(_evaluator(ast.unparse(node))({}), dtype=np.float64)
+    except EqsatError:
+        return None
+    return float(value) if value.shape == () and np.isfinite(value) else None
+
+
+def _bound(found: dict[str, list[float]], op: ast.cmpop, left: ast.AST, right: ast.AST) -> None:
+    for variable, constant, flipped in ((left, right, False), (right, left, True)):
+        if not isinstance(variable, ast.Name) or variable.id not in found:
+            continue
+        value = _constant(constant)
+        if value is None:
+            continue
+        upper = isinstance(op, (ast.Lt, ast.LtE)) != flipped
+        if isinstance(op, ast.Eq):
+            found[variable.id] = [max(found[variable.id][0], value),
+                                  min(found[variable.id][1], value)]
+        elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            index = 1 if upper else 0
+            pick = min if upper else max
+            found[variable.id][index] = pick(found[variable.id][index], value)
+
+
+def domain_bounds(domain: Domain, names: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """Per variable, the range a domain gives it (from a precondition: the constant bounds
+    its comparisons state); unbounded where it says nothing."""
+    if isinstance(domain, str):
+        _precondition(domain)  # a malformed one is an error here too
+        return _bounds(domain, names)
+    ranges = {n: (-math.inf, math.inf) for n in names}
+    for name, (low, high) in (domain or {}).items():
+        if name not in ranges:
+            raise EqsatError(f"the domain names {name!r}, which is not a variable of the "
+                             f"expression ({', '.join(names) or 'none'})")
+        if not low <= high:
+            raise EqsatError(f"the range of {name!r} is empty: {low} to {high}")
+        ranges[name] = (float(low), float(high))
+    return ranges
+
+
+def narrowed_ranges(ranges: Mapping[str, tuple[float, float]],
+                    by: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Each range intersected with the one `by` gives its name."""
+    narrowed = dict(ranges)
+    for name, (low, high) in by.items():
+        old_low, old_high = narrowed.get(name, (-math.inf, math.inf))
+        narrowed[name] = (max(low, old_low), min(high, old_high))
+    return narrowed
+
+
+def narrowed(domain: Domain, by: Mapping[str, tuple[float, float]]) -> Domain:
+    """The domain where each variable `by` names also lies in its (closed) range."""
+    if not by:
+        return domain
+    if not isinstance(domain, str):
+        return narrowed_ranges(domain or {}, by)
+    clauses = [f"{name} {relation} {bound!r}" for name, (low, high) in sorted(by.items())
+               for relation, bound in ((">=", low), ("<=", high)) if math.isfinite(bound)]
+    return " and ".join([f"({domain})", *clauses])
+
+
+def sign_ranges(expr: Expr, least: float) -> dict[str, tuple[float, float]]:
+    """Per symbol with a declared sign, the range it allows; least: the magnitude nearest 0
+    a strict sign (positive, negative) lets it take."""
+    ranges = {}
+    for found in expr.free_symbols():
+        held = found.assumptions
+        low = least if "positive" in held else 0.0 if "nonnegative" in held else -math.inf
+        high = -least if "negative" in held else math.inf
+        if (low, high) != (-math.inf, math.inf):
+            ranges[found.name] = (low, high)
+    return ranges
+
+
+def assumed_domain(domain: Domain, expr: Expr, dtype: str) -> Domain:
+    """The domain, narrowed to where the symbols' declared signs hold: points are drawn
+    there, as a form of expr need equal it only there."""
+    least = float(np.finfo(DTYPES[dtype][0]).smallest_subnormal)
+    return narrowed(domain, sign_ranges(expr, least))
+
+
+def inside(domain: Domain, values: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Whether each point (one array per variable) lies in the domain."""
+    count = len(next(iter(values.values()))) if values else 0
+    if isinstance(domain, str):
+        return np.broadcast_to(_precondition(domain)(dict(values)), (count,)).copy()
+    mask = np.ones(count, dtype=bool)
+    for name, (low, high) in (domain or {}).items():
+        if name in values:
+            mask &= (values[name] >= low) & (values[name] <= high)
+    return mask
+
+
+def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
+    """Floats drawn uniformly among the float bit patterns between low and high."""
+    largest = float(np.finfo(DTYPES[dtype][0]).max)
+    low, high = max(low, -largest), min(high, largest)
+    start, stop = float_ordinals(np.array([low, high]), dtype)
+    return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
+
+
+def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
+               seed: int = 0) -> dict[str, np.ndarray]:
+    """count points without true values: each variable's float bit patterns within its range
+    cut into count equal strata, one float drawn in each, in an order shuffled per variable.
+    Every binade is met where count is at least their number (about 4,200 for float64), as
+    uniform draws would not: the binade where exp(x + x) overflows and exp(x) does not is one
+    of 2,100 positive ones."""
+    rng = random.Random(seed)
+    found = {}
+    for name, (low, high) in sorted(ranges.items()):
+        largest = float(np.finfo(DTYPES[dtype][0]).max)
+        start, stop = float_ordinals(np.array([max(low, -largest), min(high, largest)]), dtype)
+        cuts = [start + (stop + 1 - start) * k // count for k in range(count + 1)]
+        ordinals = [rng.randint(a, max(a, b - 1)) for a, b in itertools.pairwise(cuts)]
+        rng.shuffle(ordinals)
+        found[name] = float_from_ordinals(ordinals, dtype)
+    return found
+
+
+def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
+           seed: int = 0, variables: Sequence[str] | None = None,
+           backstop: Backstop | None = None, tries: int = MAX_TRIES) -> Sample:
+    """Points where expr's true value is finite: drawn per variable from the ranges given,
+    from the bounds a precondition states (then filtered by it), or from every float bit
+    pattern; with the correctly rounded true value at each, in at most `tries` rounds of
+    drawing. When the backstop's time has passed it keeps the points it has, if any (and the
+    backstop says it cut the work)."""
+    if dtype not in DTYPES:
+        raise EqsatError(f"unknown dtype {dtype!r}: use 'float64' or 'float32'")
+    if points < 1:
+        raise EqsatError(f"the number of sampled points must be at least 1, not {points}")
+    names = sorted(set(variables or ()) | {s.name for s in expr.free_symbols()})
+    holds = _precondition(domain) if isinstance(domain, str) else None
+    ranges = domain_bounds(domain, names)
+    for name, (low, high) in ranges.items():
+        if not low <= high:
+            raise EqsatError(f"the domain {domain!r} leaves no value of {name} (from {low:g} "
+                             f"to {high:g})")
+    rng = random.Random(seed)
+    kept: dict[str, list[float]] = {n: [] for n in names}
+    truth: list[float] = []
+    for _ in range(tries):
+        drawn = {n: _draw(rng, *ranges[n], points, dtype) for n in names}
+        mask = holds(drawn) if holds is not None else np.ones(points, dtype=bool)
+        mask = np.broadcast_to(mask, (points,))
+        for i in np.flatnonzero(mask):
+            if backstop is not None and truth and backstop.passed():
+                break
+            point = {n: float(drawn[n][i]) for n in names}
+            value = true_value(expr, point, dtype)
+            if value is None:
+                continue
+            truth.append(value)
+            for n in names:
+                kept[n].append(point[n])
+            if len(truth) == points:
+                break
+        if len(truth) == points or (backstop is not None and truth and backstop.passed()):
+            break
+    if not truth:
+        raise EqsatError(f"no sampled point has a finite true value of {expr} in the domain")
+    float_type = DTYPES[dtype][0]
+    return Sample({n: np.array(v, dtype=float_type) for n, v in kept.items()},
+                  np.array(truth, dtype=float_type), dtype)
+
+
+def bits_at(expr: Expr, points: Sample) -> np.ndarray:
+    """Bits of error of expr evaluated in the sample's float type, at each point."""
+    float_type = DTYPES[points.dtype][0]
+    with np.errstate(all="ignore"):
+        computed = evaluate(expr, points.values) if points.values else evaluate(expr, {})
+    computed = np.broadcast_to(np.asarray(computed, dtype=float_type), points.truth.shape)
+    return ulp_bits(computed, points.truth, points.dtype)
+
+
+def mean_bits(expr: Expr, points: Sample) -> float:
+    return float(np.mean(bits_at(expr, points)))

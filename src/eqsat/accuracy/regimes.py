@@ -1,0 +1,272 @@
+"""Regimes: one expression of where(...) branches, each branch the form with the fewest bits
+of error on its own range of one variable (as Herbie's regimes do). The forms are equal to the
+input, or truncated series of it (series.py) that agree with it to rounding near the point
+they expand at: there the measured error decides where each branch ends."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from ..limits.budget import Backstop
+from ..term.expr import Expr, make, number, postorder, symbol
+from .measure import Domain, Sample, bits_at, float_at, float_ordinals, sample_at, shortest_decimal
+from .series import Approximation, guarded, holds_on_region
+
+MAX_BRANCHES = 4
+MAX_FORMS = 8  # distinct forms considered: the most accurate, and those that win somewhere
+MAX_GIVEN = 32  # forms measured (the first given)
+REFINE_STEPS = 30  # bisections of a threshold between two sampled values
+SHORTENING = 1 / 32  # a refined threshold may move this much to be a short decimal
+GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
+MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
+
+
+@dataclass(frozen=True)
+class Regimes:
+    """Branches on one variable: forms[k] below thresholds[k], the last one above them all."""
+
+    variable: Expr
+    thresholds: tuple[float, ...]
+    forms: tuple[Expr, ...]
+    bits: float  # mean bits of error on the sample it was chosen on
+
+    def expr(self) -> Expr:
+        result = self.forms[-1]
+        for threshold, form in zip(reversed(self.thresholds), reversed(self.forms[:-1]),
+                                   strict=True):
+            bound = number(Fraction(repr(threshold)))  # its shortest decimal, exactly
+            result = make("where", make("lt", self.variable, bound), form, result)
+        return result
+
+    @property
+    def branches(self) -> int:
+        """Branches past the first: one per threshold and per guarded series."""
+        return len(self.thresholds) + sum(_branches(form) for form in self.forms)
+
+
+def best_regimes(forms: Sequence[Expr], points: Sample,
+                 approximations: Sequence[Approximation] = (), original: Expr | None = None,
+                 domain: Domain = None, seed: int = 0, backstop: Backstop | None = None
+                 ) -> Regimes | None:
+    """The split of one variable's range among the forms (the first MAX_GIVEN) with the
+    fewest mean bits of error on the sample, counting GAIN_PER_BRANCH per extra branch; None
+    where no split beats the single most accurate exact form by that.
+    Approximations of the original (series) that win somewhere take part guarded: inside the
+    radius where they were measured to agree with it, the most accurate form outside, if they
+    hold on the whole region that radius selects in the domain (series.holds_on_region)."""
+    if points.size < 2 * MIN_POINTS or not points.values:
+        return None
+    series = {a.expr: a for a in approximations}
+    with np.errstate(all="ignore"):
+        measured = [(float(np.mean(b)), f, b)
+                    for f in [*list(dict.fromkeys(forms))[:MAX_GIVEN], *series]
+                    if np.all(np.isfinite(b := bits_at(f, points)))]
+    exact = [m for m in measured if m[1] not in series]
+    if not exact:
+        return None
+    baseline, fallback, _ = min(exact, key=lambda m: m[0])  # the best exact form
+    useful = _useful(measured)
+    chosen = [entry for entry in useful if entry[1] not in series]
+    guards: dict[Expr, Approximation] = {}  # each guarded series, of its approximation
+    if original is not None:
+        families = {(series[e[1]].variable, series[e[1]].at) for e in useful if e[1] in series}
+        for family in sorted(families, key=str):
+            kept = _best_guarded([a for a in approximations if (a.variable, a.at) == family],
+                                 original, fallback, points, domain, seed,
+                                 backstop or Backstop(math.inf))
+            if kept is not None:
+                guards[kept[1]] = kept[3]
+                chosen.append(kept[:3])
+    chosen.sort(key=lambda m: m[0])
+    best: Regimes | None = None
+    for mean, form, _ in chosen:  # a guarded series alone: one branch
+        if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form) and \
+                (best is None or mean < best.bits):
+            best = Regimes(guards[form].variable, (), (form,), mean)
+    if len(chosen) < 2:
+        return best
+    errors = np.array([b for _, _, b in chosen])
+    symbols = {s.name: s for _, form, _ in chosen for s in form.free_symbols()}
+    for name, values in sorted(points.values.items()):
+        order = np.argsort(values, kind="stable")
+        found = _split(errors[:, order], values[order])
+        if found is None:
+            continue
+        cuts, picks, total = found
+        bits = total / points.size
+        branches = len(picks) - 1 + sum(_branches(chosen[k][1]) for k in picks)
+        if len(picks) < 2 or bits > baseline - GAIN_PER_BRANCH * branches:
+            continue
+        if best is None or bits < best.bits:
+            ordered = values[order]
+            thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c])) for c in cuts)
+            variable = symbols.get(name, symbol(name))  # with its assumptions
+            best = Regimes(variable, thresholds, tuple(chosen[k][1] for k in picks), bits)
+    return best
+
+
+def _best_guarded(family: list[Approximation], original: Expr, fallback: Expr,
+                  points: Sample, domain: Domain, seed: int, backstop: Backstop
+                  ) -> tuple[float, Expr, np.ndarray, Approximation] | None:
+    """Every truncation of one series (a variable, a point) guarded, and the most accurate
+    on the sample that holds on its whole region; of those as accurate, the one that reaches
+    farthest (on the sample, a radius of 1e-7 and one of 1e-2 may look alike: few floats lie
+    between them)."""
+    members = []
+    for approximation in family:
+        made = guarded(approximation, original, fallback, points, backstop)
+        if made is None:
+            continue
+        with np.errstate(all="ignore"):
+            at_points = bits_at(made.expr, points)
+        mean = float(np.mean(at_points))
+        members.append(((round(mean, 1), -made.reach), made, approximation, mean, at_points))
+    for _, made, approximation, mean, at_points in sorted(members, key=lambda m: m[0]):
+        if holds_on_region(made, approximation, original, fallback, points, domain, seed,
+                           backstop):
+            return mean, made.expr, at_points, approximation
+    return None
+
+
+def _branches(form: Expr) -> int:
+    """The where(...) branches in a form (a guarded series has one)."""
+    return sum(node.op == "where" for node in postorder(form))
+
+
+def _useful(measured: list[tuple[float, Expr, np.ndarray]]
+            ) -> list[tuple[float, Expr, np.ndarray]]:
+    """The most accurate form on average, and up to MAX_FORMS - 1 others that are the most
+    accurate at MIN_POINTS points or more (a series, accurate near one point and nowhere else,
+    counts by the points it wins), most winning first."""
+    if not measured:
+        return []
+    ranked = sorted(measured, key=lambda m: m[0])
+    winners = np.argmin(np.array([b for _, _, b in ranked]), axis=0)  # ties: the earlier
+    wins = np.bincount(winners, minlength=len(ranked))
+    others = sorted((k for k in range(1, len(ranked)) if wins[k] >= MIN_POINTS),
+                    key=lambda k: -wins[k])
+    return [ranked[0], *(ranked[k] for k in others[:MAX_FORMS - 1])]
+
+
+def _split(errors: np.ndarray, values: np.ndarray
+           ) -> tuple[list[int], list[int], float] | None:
+    """Dynamic programming over the sorted points: for 1 to MAX_BRANCHES segments of at least
+    MIN_POINTS points (cut only where the value changes), each given the form with the least
+    total error on it, the cheapest once each extra segment pays GAIN_PER_BRANCH per point.
+    Returns the cut positions, the form of each segment and the total error."""
+    forms, n = errors.shape
+    cumulative = np.concatenate([np.zeros((forms, 1)), np.cumsum(errors, axis=1)], axis=1)
+    allowed = np.zeros(n + 1, dtype=bool)
+    allowed[0] = allowed[n] = True
+    allowed[1:n] = values[1:] != values[:-1]
+    cost = np.full((MAX_BRANCHES + 1, n + 1), np.inf)
+    cost[0, 0] = 0.0
+    back: dict[tuple[int, int], tuple[int, int]] = {}
+    for segments in range(1, MAX_BRANCHES + 1):
+        for end in range(MIN_POINTS, n + 1):
+            if not allowed[end]:
+                continue
+            starts = np.arange(0, end - MIN_POINTS + 1)
+            starts = starts[allowed[starts] & np.isfinite(cost[segments - 1, starts])]
+            if not starts.size:
+                continue
+            spans = cumulative[:, end][:, None] - cumulative[:, starts]  # forms x starts
+            form = np.argmin(spans, axis=0)
+            totals = cost[segments - 1, starts] + spans[form, np.arange(starts.size)]
+            pick = int(np.argmin(totals))
+            cost[segments, end] = totals[pick]
+            back[(segments, end)] = (int(starts[pick]), int(form[pick]))
+    penalties = [cost[s, n] + GAIN_PER_BRANCH * n * (s - 1) for s in range(1, MAX_BRANCHES + 1)]
+    segments = int(np.argmin(penalties)) + 1
+    if not np.isfinite(cost[segments, n]):
+        return None
+    cuts, picks, end = [], [], n
+    for s in range(segments, 0, -1):
+        start, picked = back[(s, end)]
+        picks.append(picked)
+        if start:
+            cuts.append(start)
+        end = start
+    return cuts[::-1], picks[::-1], float(cost[segments, n])
+
+
+def _between(low: float, high: float) -> float:
+    """A threshold between two sampled values: their midpoint, or the geometric one where
+    both have one sign and far apart magnitudes (so that 1e-9 and 1e3 split near 1e-3)."""
+    if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):
+        return float(np.sign(low) * np.sqrt(low * high))
+    return (low + high) / 2
+
+
+def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
+    """Each threshold moved, by bisection over the floats between the sampled values on
+    either side of it, to where the form on its right starts to be at least as accurate as
+    the one on its left (as Herbie's regimes search the boundary). The other variables keep
+    the values of those two sampled points; the forms are compared on their total error
+    there."""
+    name = regimes.variable.name
+    if name not in points.values:
+        return regimes
+    values = points.values[name]
+    moved = []
+    for k, threshold in enumerate(regimes.thresholds):
+        below, above = np.flatnonzero(values < threshold), np.flatnonzero(values >= threshold)
+        if not below.size or not above.size:
+            moved.append(threshold)
+            continue
+        rows = [int(below[np.argmax(values[below])]), int(above[np.argmin(values[above])])]
+        low, high = float_ordinals(values[rows], points.dtype)
+        left, right = regimes.forms[k], regimes.forms[k + 1]
+        for _ in range(REFINE_STEPS):
+            if high - low <= 1:
+                break
+            middle = (low + high) // 2
+            if _left_wins(left, right, original, points, rows, name,
+                          float_at(middle, points.dtype)):
+                low = middle
+            else:
+                high = middle
+        edge = float_at(high, points.dtype)
+        # the shortest decimal near it, between the sampled values: x < 0.0094
+        window = (max(float(values[rows[0]]), edge - abs(edge) * SHORTENING),
+                  min(float(values[rows[1]]), edge + abs(edge) * SHORTENING))
+        moved.append(float(shortest_decimal(*window)) if window[0] <= window[1] else edge)
+    return replace(regimes, thresholds=tuple(moved))
+
+
+def _left_wins(left: Expr, right: Expr, original: Expr, points: Sample, rows: list[int],
+               name: str, value: float) -> bool:
+    """Whether the left form's error is at most the right one's at value, the other
+    variables as at the rows (where the original is defined: if nowhere, either will do)."""
+    near = sample_at(original, [{**{n: float(v[row]) for n, v in points.values.items()},
+                                 name: value} for row in rows], points.dtype)
+    if near is None:
+        return True
+    return float(np.sum(bits_at(left, near))) <= float(np.sum(bits_at(right, near)))
+
+
+def edges(expr: Expr, name: str) -> list[float]:
+    """Where the branches of an expression (its where(...) on comparisons of the variable
+    with numbers: x < t, |x| < r, t < x) change along that variable, in order."""
+    found: set[float] = set()
+    for node in postorder(expr):
+        if node.op != "where" or node.args[0].op != "lt":
+            continue
+        left, right = node.args[0].args
+        for side, other in ((left, right), (right, left)):
+            if other.is_number:
+                value = float(other.number)
+            elif other.op == "neg" and other.args[0].is_number:
+                value = -float(other.args[0].number)
+            else:
+                continue
+            if side.is_symbol and side.name == name:
+                found.add(value)
+            elif side.op == "abs" and side.args[0].is_symbol and side.args[0].name == name:
+                found.update((value, -value))
+    return sorted(found)

@@ -1,0 +1,1 @@
+"""Exact algebra outside the e-graph: normal forms, intervals, polynomial and linear solving."""

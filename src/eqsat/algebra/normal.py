@@ -1,0 +1,580 @@
+"""Rational normal forms: the + - * / and integer-power parts of a term as reduced fractions of
+polynomials over Q (python-flint), and the equal forms written from them."""
+
+from __future__ import annotations
+
+import math
+import operator
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from ..errors import LimitError
+from ..term.expr import Expr, make, number, postorder, rebuild
+from ..term.shape import is_tensor
+
+if TYPE_CHECKING:
+    from flint import fmpq_mpoly
+
+Cost = Callable[[Expr], float]
+
+RATIONAL_OPS = frozenset({"add", "sub", "mul", "div", "neg"})
+MAX_POWER = 32  # a larger integer power stays an atom (x^1000 is not expanded)
+MAX_TERMS = 400  # a part whose polynomials would pass this many terms is left as written
+MAX_FACTORED_TERMS = 60  # polynomials factored (to offer the factored forms)
+MAX_PART_NODES = 200_000  # a larger rational part is left as written (its atoms still reduced)
+MAX_ATOMS = 2_000  # a part in more atoms than this is left as written (a sum of 15,000 symbols
+# took 1.7 s to reduce, only to pass MAX_TERMS; the benchmarks' 2,127-node sum has 665 atoms)
+MAX_PIECEWISE_NODES = 64  # parts up to this size also try their arguments' best forms
+
+
+NUMBER_FOLDS: dict[str, Callable[..., Fraction]] = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+    "neg": operator.neg}
+
+
+_SQUARED = frozenset({"sin", "cos", "sinh", "cosh", "sqrt"})  # the atoms squares_reduced acts on
+
+
+@cache
+def _generators(count: int) -> tuple[tuple[Any, ...], Any]:
+    """The generators of polynomials over Q in count variables, and their 1 (see _one); flint
+    loads with the first rational part."""
+    from flint import fmpq_mpoly_ctx
+
+    context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(count)), "deglex")
+    return tuple(context.gens()), context.from_dict({(0,) * count: 1})
+
+
+class _Unreduced(Exception):
+    """The part cannot be reduced: it divides by zero everywhere, or would grow too large."""
+
+
+def is_rational_node(node: Expr) -> bool:
+    """Whether a node is + - * /, an integer power (up to MAX_POWER), a number or a symbol."""
+    if node.op in RATIONAL_OPS or node.op == "num":
+        return True
+    if node.op == "sym":
+        return not node.shape
+    if node.op == "pow":
+        exponent = node.args[1]
+        return (exponent.is_number and exponent.number.denominator == 1
+                and abs(exponent.number) <= MAX_POWER)
+    return False
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """A term's normal forms, and whether every rational part in it was reduced (none was
+    too large, none divides by zero everywhere)."""
+
+    forms: list[Expr]
+    complete: bool
+
+
+def normalise(root: Expr, cost: Cost, deadline: float = math.inf) -> Normalised:
+    """Terms equal to root (where root is defined), cheapest first, root as written among
+    them: each rational part (the whole term, and those inside function arguments) reduced
+    to one fraction with common factors cancelled, then written expanded, collected,
+    factored or split, whichever costs least. Cancelling a factor only removes points where
+    root is undefined. Tensor expressions are returned as they are, and so is root where
+    time.perf_counter() passes the deadline (not complete)."""
+    if is_tensor(root):
+        return Normalised([root], False)
+    nodes = postorder(root)
+    if not any(node.args and is_rational_node(node) for node in nodes):
+        return Normalised([root], True)  # its rational parts are its leaves: nothing to reduce
+    reducer = _Reducer(cost)
+    folded = rebuild(root, _fold_numbers)  # x^(2 - 1) has an integer power
+    for node in postorder(folded):
+        if time.perf_counter() > deadline:
+            return Normalised([root], False)
+        if not is_rational_node(node):
+            reducer.add_atom(node)
+    if not is_rational_node(folded):
+        forms = [root, reducer.atom_forms[folded]]
+    else:
+        forms = [root, *reducer.forms(folded)]
+    return Normalised(_cheapest_first(forms, cost), reducer.complete)
+
+
+def in_lowest_terms(root: Expr) -> bool:
+    """Whether root is a linear polynomial written as its own cheapest normal form, so that
+    normalise would put it first: a chain of + and - (each right operand a term) of distinct
+    scalar symbols, each alone or times an integer of 2 or more, and at most one nonzero
+    integer, the coefficients with no common factor and no two symbols with one coefficient
+    (x + 1, 2*x - 3*y + 1; not 2*x + 2, -x + 1, x + x, 3*x + 3*y + z)."""
+    terms: list[Expr] = []
+    node = root
+    while node.op in ("add", "sub"):
+        node, term = node.args
+        terms.append(term)
+    terms.append(node)
+    scaled: dict[str, int] = {}  # each symbol's coefficient
+    constants = [abs(int(t.number)) for t in terms if t.is_number]
+    for term in terms:
+        if term.is_number:
+            if term.number.denominator != 1 or term.number == 0:
+                return False
+            continue
+        value = Fraction(1)
+        if term.op == "mul" and term.args[0].is_number:
+            value, term = term.args[0].number, term.args[1]
+            if value.denominator != 1 or value < 2:
+                return False
+        if term.op != "sym" or term.shape or term.name in scaled:
+            return False
+        scaled[term.name] = int(value)
+    multiples = [c for c in scaled.values() if c > 1]  # c*x + c*y: c*(x + y) is cheaper
+    return len(terms) > 1 and len(constants) <= 1 and \
+        math.gcd(*scaled.values(), *constants) == 1 and len(set(multiples)) == len(multiples)
+
+
+def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
+    """The irreducible factors of a polynomial (over the rationals, in its symbols and
+    non-rational subterms), each with its multiplicity, numbers left out; None where poly
+    is not a polynomial or is too large to factor."""
+    nodes = postorder(poly, into=is_rational_node)
+    if is_tensor(poly) or len(nodes) > MAX_PART_NODES:
+        return None
+    try:
+        fraction = _Fraction.of(nodes, poly, {}, {})
+    except _Unreduced:
+        return None
+    if not fraction.den.is_constant() or len(fraction.num) > MAX_FACTORED_TERMS:
+        return None
+    _, factors = fraction.num.factor()
+    return [(_expanded(factor, fraction.atoms), int(power)) for factor, power in factors]
+
+
+def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
+    """A + - * / or integer power of numbers as its number, where it is defined."""
+    if not node.args:
+        return node
+    built = make(node.op, *args)
+    if not (built.op in RATIONAL_OPS and all(a.is_number for a in args)):
+        return built
+    values = [a.number for a in args]
+    if built.op == "div" and values[1] == 0:
+        return built
+    try:
+        return number(NUMBER_FOLDS[built.op](*values))
+    except LimitError:  # too many digits: left as written
+        return built
+
+
+def _cheapest_first(found: Iterable[Expr], cost: Cost) -> list[Expr]:
+    distinct = list(dict.fromkeys(found))
+    return sorted(distinct, key=cost)  # stable: root stays first among equals
+
+
+class _Reducer:
+    """Reduces the rational parts of one term; atoms are reduced before the parts above them."""
+
+    def __init__(self, cost: Cost) -> None:
+        self.cost = cost
+        self.atom_forms: dict[Expr, Expr] = {}  # a non-rational node, its arguments reduced
+        self.atom_keys: dict[Expr, Expr] = {}  # a non-rational node, its arguments canonical
+        self._canonical: dict[Expr, Expr] = {}
+        self.complete = True  # every part reduced so far
+        self._best: dict[Expr, Expr] = {}
+
+    def add_atom(self, node: Expr) -> None:
+        """A non-rational node whose arguments have been met: its reduced form, and its key
+        (equal for atoms whose arguments are equal as rational functions)."""
+        self.atom_forms[node] = make(node.op, *map(self.best, node.args)) if node.args else node
+        self.atom_keys[node] = make(node.op, *map(self.canonical, node.args)) \
+            if node.args else node
+
+    def canonical(self, node: Expr) -> Expr:
+        """One form for all terms equal as rational functions of the same atoms: the reduced
+        fraction expanded, over atoms in an order of their keys (a key, never shown)."""
+        if not is_rational_node(node):
+            return self.atom_keys[node]
+        if not node.args:  # a symbol or a number is its own
+            return node
+        if node not in self._canonical:
+            nodes = postorder(node, into=is_rational_node)
+            try:
+                if len(nodes) > MAX_PART_NODES:
+                    raise _Unreduced
+                fraction = _Fraction.of(nodes, node, self.atom_keys, self.atom_keys, True)
+                top = _expanded(fraction.num, fraction.atoms)
+                self._canonical[node] = top if fraction.den.is_one() else \
+                    make("div", top, _expanded(fraction.den, fraction.atoms))
+            except (_Unreduced, LimitError):
+                self._canonical[node] = _as_written(nodes, node, self.atom_keys)
+        return self._canonical[node]
+
+    def best(self, node: Expr) -> Expr:
+        """The cheapest form of a node whose atoms have been reduced."""
+        if not is_rational_node(node):
+            return self.atom_forms[node]
+        if not node.args:  # a symbol or a number is its own
+            return node
+        if node not in self._best:
+            self._best[node] = _cheapest_first(self.forms(node), self.cost)[0]
+        return self._best[node]
+
+    def forms(self, part: Expr) -> list[Expr]:
+        """The rational part as written (atoms reduced), with its arguments in their best
+        forms (small parts), and its normal forms."""
+        nodes = postorder(part, into=is_rational_node)  # atoms are its leaves
+        found = [_as_written(nodes, part, self.atom_forms)]
+        if len(nodes) <= MAX_PIECEWISE_NODES and part.args:
+            found.append(make(part.op, *map(self.best, part.args)))
+        if len(nodes) > MAX_PART_NODES:
+            self.complete = False
+            return found
+        try:
+            fraction = _Fraction.of(nodes, part, self.atom_keys, self.atom_forms)
+        except _Unreduced:
+            self.complete = False
+            return found
+        variants = [fraction, *fraction.squares_reduced()]
+        return [*found, *(form for variant in variants for form in variant.written())]
+
+
+def _as_written(nodes: list[Expr], part: Expr, atoms: dict[Expr, Expr]) -> Expr:
+    """The part (nodes: its postorder, atoms as leaves) with each atom replaced as given."""
+    done: dict[Expr, Expr] = {}
+    for node in nodes:
+        if not is_rational_node(node):
+            done[node] = atoms[node]
+        elif node.args:
+            done[node] = make(node.op, *(done[a] for a in node.args))
+        else:
+            done[node] = node
+    return done[part]
+
+
+class _Fraction:
+    """A reduced fraction num/den of polynomials in the atoms of a part."""
+
+    def __init__(self, num: fmpq_mpoly, den: fmpq_mpoly, atoms: list[Expr],
+                 keys: list[Expr]) -> None:
+        self.num, self.den, self.atoms = num, den, atoms
+        self.keys = keys  # each atom's key (see _Reducer.add_atom)
+
+    @classmethod
+    def of(cls, nodes: list[Expr], part: Expr, keys: dict[Expr, Expr],
+           shown: dict[Expr, Expr], canonical: bool = False) -> _Fraction:
+        """The reduced fraction of a part (nodes: its postorder, atoms as leaves). An atom
+        is one generator per key (sin(2*x) and sin(x*2) are one), written as shown;
+        canonical: generators in an order of the keys alone (their hashes), not as met."""
+        written: dict[Expr, Expr] = {}  # key -> the atom as shown
+        for n in nodes:
+            if n.op == "sym" or not is_rational_node(n):
+                written.setdefault(keys.get(n, n), shown.get(n, n))
+        # by hash, not by str: str writes a term with shared subterms out as a tree
+        if len(written) > MAX_ATOMS:
+            raise _Unreduced
+        order = sorted(written, key=hash) if canonical else list(written)
+        gens, one = _generators(len(order))
+        generators = dict(zip(order, gens, strict=True))
+        values: dict[Expr, tuple[Any, Any]] = {}
+        for node in nodes:
+            if node.is_number:
+                values[node] = (one * flint_number(node.number), one)
+            elif node.op == "sym" or not is_rational_node(node):
+                values[node] = (generators[keys.get(node, node)], one)
+            else:
+                values[node] = _apply(node.op, [values[a] for a in node.args], node)
+        num, den = values[part]
+        num, den = _normalised(num, den)
+        return cls(num, den, [written[key] for key in order], order)
+
+    def squares_reduced(self) -> list[_Fraction]:
+        """The fraction reduced by identities of squares among its atoms: sin(u)^2 +
+        cos(u)^2 = 1 and cosh(u)^2 - sinh(u)^2 = 1 for each such pair (once with the first
+        of each pair squared replaced, sin(u)^2 by 1 - cos(u)^2, once the second), and
+        sqrt(c)^2 = c for a positive number c. Each holds for every real u. Empty where no
+        identity applies or a polynomial would grow too large."""
+        if not any(key.op in _SQUARED for key in self.keys):
+            return []
+        found = []
+        radicals = self._radicals()
+        for side in (0, 1):
+            squares = {squared: 1 - sign * other**2 if side == 0 else sign * (1 - other**2)
+                       for squared, other, sign in self._pairs(side)}
+            squares.update(radicals)
+            if not squares or (side == 1 and len(squares) == len(radicals)):
+                continue  # the radicals alone: once is enough
+            num, den = (_lowered(p, squares) for p in (self.num, self.den))
+            if num is None or den is None or (num, den) == (self.num, self.den):
+                continue
+            try:
+                found.append(_Fraction(*_normalised(*_reduced(num, den)), self.atoms,
+                                       self.keys))
+            except _Unreduced:
+                continue
+        return found
+
+    def _radicals(self) -> dict[int, Any]:
+        """For each atom sqrt(c) with c a positive number: its index, and c as a polynomial."""
+        one = _one(self.num)
+        return {i: one * flint_number(key.args[0].number) for i, key in enumerate(self.keys)
+                if key.op == "sqrt" and key.args[0].is_number and key.args[0].number > 0}
+
+    def _pairs(self, side: int) -> list[tuple[int, Any, int]]:
+        """(index of the atom whose square goes, the other atom's generator, sign) of each
+        pair f, g with f^2 + sign*g^2 = 1: sign +1 for sin/cos, -1 for cosh/sinh. Side 0
+        replaces f^2 by 1 - sign*g^2, side 1 replaces g^2 by sign*(1 - f^2)."""
+        where = {key: i for i, key in enumerate(self.keys)}
+        generators = self.num.context().gens()
+        pairs = []
+        for (first, second), sign in ((("sin", "cos"), 1), (("cosh", "sinh"), -1)):
+            for atom, i in where.items():
+                if atom.op != first:
+                    continue
+                j = where.get(make(second, *atom.args))
+                if j is not None:
+                    gone, kept = (i, j) if side == 0 else (j, i)
+                    pairs.append((gone, generators[kept], sign))
+        return pairs
+
+    def written(self) -> list[Expr]:
+        """The fraction written as one (top and bottom expanded, collected or factored), as a
+        polynomial plus a proper fraction, and term by term over a monomial bottom."""
+        try:
+            tops = self._ways(self.num)
+            if self.den.is_one():  # and over the coefficients' common denominator: (x + 1)/3
+                common = math.lcm(*(c.denominator for c in _terms(self.num).values()))
+                if common > 1 and not self.num.is_constant():
+                    tops += [make("div", top, number(common))
+                             for top in self._ways(self.num * common)]
+                return tops
+            bottoms = self._ways(self.den)
+            forms = [make("div", top, bottom) for top in tops for bottom in bottoms]
+            quotient, remainder = divmod(self.num, self.den)
+            if not quotient.is_zero() and not remainder.is_zero():
+                forms += [_plus(whole, make("div", part, bottom))
+                          for whole in self._ways(quotient)
+                          for part in self._ways(remainder) for bottom in bottoms]
+            if len(self.den) == 1 and len(self.num) > 1:
+                forms.append(self._term_by_term())
+            return forms
+        except LimitError:  # a coefficient too long to write
+            return []
+
+    def _term_by_term(self) -> Expr:
+        """Each term of the top over the (monomial) bottom, reduced: (x^2 + 1)/x as x + 1/x."""
+        found: Expr | None = None
+        for exponents, value in _terms(self.num).items():
+            term = self.num.context().from_dict({exponents: flint_number(abs(value))})
+            common = term.gcd(self.den)
+            top = _expanded(term / common, self.atoms)
+            bottom = self.den / common
+            part = top if bottom.is_one() else make("div", top, _expanded(bottom, self.atoms))
+            if found is None:
+                found = make("neg", part) if value < 0 else part
+            else:
+                found = make("sub" if value < 0 else "add", found, part)
+        assert found is not None  # the top has terms
+        return found
+
+    def _ways(self, poly: fmpq_mpoly) -> list[Expr]:
+        terms = _terms(poly)
+        ways = [_sum(terms, self.atoms)]  # expanded
+        if len(poly) > 1:
+            ways.append(_collected(terms, self.atoms))
+        if len(poly) <= MAX_FACTORED_TERMS and not poly.is_constant():
+            ways.append(_factored(poly, self.atoms))
+        return ways
+
+
+def _lowered(poly: Any, squares: dict[int, Any]) -> Any:
+    """poly with each power v^k of an atom v = squares' index written
+    v^(k mod 2) * square^(k div 2); None where that would pass MAX_TERMS. Terms are grouped
+    by the squares they take, so each group is multiplied out once."""
+    context = poly.context()
+    groups: dict[tuple[int, ...], dict[tuple[int, ...], Any]] = {}
+    for exponents, coefficient in zip(poly.monoms(), poly.coeffs(), strict=True):
+        kept = list(map(int, exponents))
+        taken = tuple(kept[i] // 2 for i in squares)
+        for i in squares:
+            kept[i] %= 2
+        groups.setdefault(taken, {})[tuple(kept)] = coefficient
+    result = context.from_dict({})
+    for taken, terms in groups.items():
+        group = context.from_dict(terms)
+        for square, times in zip(squares.values(), taken, strict=True):
+            if times:
+                group *= square**times
+        result += group
+        if len(result) > MAX_TERMS:
+            return None
+    return result
+
+
+def flint_number(value: Fraction) -> Any:
+    """A rational as python-flint's fmpq."""
+    from flint import fmpq
+
+    return fmpq(value.numerator, value.denominator)
+
+
+def _reduced(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
+    if len(num) > MAX_TERMS or len(den) > MAX_TERMS:
+        raise _Unreduced
+    if num.is_zero():
+        return num, _one(den)
+    common = num.gcd(den)
+    if not common.is_one():
+        num, den = num / common, den / common
+    return num, den
+
+
+def _one(poly: fmpq_mpoly) -> Any:
+    return poly.context().from_dict({(0,) * poly.context().nvars(): 1})
+
+
+def _apply(op: str, args: list[tuple[Any, Any]], node: Expr) -> tuple[Any, Any]:
+    if op == "neg":
+        return -args[0][0], args[0][1]
+    if op == "pow":
+        return _power(args[0], int(node.args[1].number))
+    (an, ad), (bn, bd) = args
+    if op in ("add", "sub"):
+        if op == "sub":
+            bn = -bn
+        if ad == bd:
+            return _reduced(an + bn, ad)
+        _check_product(an, bd)
+        _check_product(bn, ad)
+        return _reduced(an * bd + bn * ad, ad * bd)
+    if op == "div":
+        if bn.is_zero():
+            raise _Unreduced  # undefined wherever it is evaluated
+        bn, bd = bd, bn
+    _check_product(an, bn)
+    _check_product(ad, bd)
+    return _reduced(an * bn, ad * bd)
+
+
+def _check_product(a: fmpq_mpoly, b: fmpq_mpoly) -> None:
+    if len(a) * len(b) > MAX_TERMS * MAX_TERMS // 4:
+        raise _Unreduced
+
+
+def _power(base: tuple[Any, Any], exponent: int) -> tuple[Any, Any]:
+    num, den = base
+    if exponent == 0:  # as the rule pow-zero: a^0 => 1
+        return _one(num), _one(num)
+    if exponent < 0:
+        if num.is_zero():
+            raise _Unreduced
+        num, den, exponent = den, num, -exponent
+    for poly in (num, den):  # the most terms a power of a polynomial of n terms can have
+        if math.comb(len(poly) + exponent - 1, exponent) > MAX_TERMS:
+            raise _Unreduced
+    return num**exponent, den**exponent
+
+
+def _normalised(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
+    """The denominator with integer coefficients, no common factor, and a positive leading one."""
+    coefficients = [Fraction(int(c.p), int(c.q)) for c in den.coeffs()]
+    scale = Fraction(math.lcm(*(c.denominator for c in coefficients)),
+                     math.gcd(*(c.numerator for c in coefficients)))
+    if coefficients[0] < 0:
+        scale = -scale
+    factor = flint_number(scale)
+    return num * factor, den * factor
+
+
+Terms = dict[tuple[int, ...], Fraction]  # a polynomial: exponents of the atoms -> coefficient
+
+
+def _terms(poly: fmpq_mpoly) -> Terms:
+    return {tuple(map(int, exponents)): Fraction(int(c.p), int(c.q))
+            for exponents, c in zip(poly.monoms(), poly.coeffs(), strict=True)}
+
+
+def _expanded(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
+    """A polynomial as a sum of terms, largest degree first."""
+    return _sum(_terms(poly), atoms)
+
+
+def _collected(terms: Terms, atoms: list[Expr]) -> Expr:
+    """A polynomial with the atom found in most terms factored out of those terms (by its
+    least power there), and so on for the rest: x*y + x*z + w as x*(y + z) + w."""
+    def count(i: int) -> int:
+        return sum(1 for exponents in terms if exponents[i])
+
+    in_most = max(range(len(atoms)), key=count, default=0)
+    if len(terms) < 2 or count(in_most) < 2:
+        return _sum(terms, atoms)
+    power = min(e[in_most] for e in terms if e[in_most])
+    lowered: Terms = {}
+    rest: Terms = {}
+    for exponents, value in terms.items():
+        if exponents[in_most]:
+            less = (*exponents[:in_most], exponents[in_most] - power, *exponents[in_most + 1:])
+            lowered[less] = value
+        else:
+            rest[exponents] = value
+    atom = atoms[in_most] if power == 1 else make("pow", atoms[in_most], number(power))
+    product = make("mul", atom, _sum(lowered, atoms))
+    if not rest:
+        return product
+    return _plus(product, _collected(rest, atoms))
+
+
+def _plus(first: Expr, second: Expr) -> Expr:
+    """first + second, as first - c where second is -c."""
+    if second.op == "neg":
+        return make("sub", first, second.args[0])
+    if second.is_number and second.number < 0:
+        return make("sub", first, number(-second.number))
+    return make("add", first, second)
+
+
+def _sum(terms: Terms, atoms: list[Expr]) -> Expr:
+    """The terms added, largest first but a positive one leading (7 - x, not -x + 7)."""
+    found: Expr | None = None
+    leading = next((e for e, value in terms.items() if value > 0), None)
+    ordered = list(terms.items())
+    if leading is not None:
+        ordered.sort(key=lambda item: item[0] != leading)
+    for exponents, value in ordered:
+        if found is None:
+            found = _term(value, exponents, atoms)
+        elif value < 0:
+            found = make("sub", found, _term(-value, exponents, atoms))
+        else:
+            found = make("add", found, _term(value, exponents, atoms))
+    return found if found is not None else number(0)
+
+
+def _factored(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
+    """A polynomial as its content times its irreducible factors."""
+    content, factors = poly.factor()
+    found: Expr | None = None
+    for factor, power in factors:
+        written = _expanded(factor, atoms)
+        if power > 1:
+            written = make("pow", written, number(int(power)))
+        found = written if found is None else make("mul", found, written)
+    value = Fraction(int(content.p), int(content.q))
+    if found is None:
+        return number(value)
+    if value == -1:
+        return make("neg", found)
+    return found if value == 1 else make("mul", number(value), found)
+
+
+def _term(coefficient: Fraction, exponents: tuple[int, ...], atoms: list[Expr]) -> Expr:
+    """coefficient * product of atoms to their exponents."""
+    product: Expr | None = None
+    for atom, power in zip(atoms, exponents, strict=True):
+        if power:
+            factor = atom if power == 1 else make("pow", atom, number(int(power)))
+            product = factor if product is None else make("mul", product, factor)
+    if product is None:
+        return number(coefficient)
+    if coefficient == -1:
+        return make("neg", product)
+    return product if coefficient == 1 else make("mul", number(coefficient), product)

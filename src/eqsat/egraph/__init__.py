@@ -1,0 +1,1 @@
+"""The e-graph: engines of compiled rules, one session per query, analyses."""

@@ -1,0 +1,249 @@
+"""The e-graph's internal analyses: exact bounded constant folding, sign facts, free variables."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from egglog import bindings
+
+from ..encoding import commands as t
+from ..limits.budget import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
+from ..rules.guards import SIGN_FACTS
+from ..term.ops import ROWS, Sign
+
+FOLD_RULESET = "fold"  # exact constant folding: unions numbers with their computations
+SIGN_RULESET = "signs"  # sign and integer facts that guards consult
+FREE_VARS_RULESET = "freevars"  # run only for rulesets whose guards ask `free of`
+CONTRADICTION_RULESET = "contradictions"  # run before every folding iteration (see below)
+# An e-class holding two different numbers or symbols: rules that extend a domain (a/a => 1,
+# 0/a => 0) are each sound, but on a term defined nowhere (0/0) their unions chain into 0 = 1.
+# A run that derives this stops, and its results are not used. Folding must stop at once: an
+# e-class holding n numbers feeds n^2 folds of each op above it, all unioned back into one
+# class, so the numbers multiply without end (a single egglog step that never returned).
+CONTRADICTION = "Contradiction"
+
+# (op, fact required of each argument or None, fact concluded) -- signs where the op is defined
+_SIGN_TABLE: list[tuple[str, tuple[str | None, ...], str]] = [
+    ("add", ("Pos", "NonNeg"), "Pos"), ("add", ("NonNeg", "Pos"), "Pos"),
+    ("add", ("NonNeg", "NonNeg"), "NonNeg"), ("add", ("Neg", "NonPos"), "Neg"),
+    ("add", ("NonPos", "Neg"), "Neg"), ("add", ("NonPos", "NonPos"), "NonPos"),
+    ("sub", ("Pos", "NonPos"), "Pos"), ("sub", ("NonNeg", "Neg"), "Pos"),
+    ("sub", ("NonNeg", "NonPos"), "NonNeg"), ("sub", ("Neg", "NonNeg"), "Neg"),
+    ("sub", ("NonPos", "Pos"), "Neg"), ("sub", ("NonPos", "NonNeg"), "NonPos"),
+    ("neg", ("Pos",), "Neg"), ("neg", ("Neg",), "Pos"), ("neg", ("NonNeg",), "NonPos"),
+    ("neg", ("NonPos",), "NonNeg"), ("neg", ("NonZero",), "NonZero"),
+    ("pow", ("Pos", None), "Pos"), ("pow", ("NonNeg", None), "NonNeg"),
+    ("pow", ("NonZero", None), "NonZero"),
+    ("sqrt", (None,), "NonNeg"), ("sqrt", ("Pos",), "Pos"),
+    ("abs", (None,), "NonNeg"), ("abs", ("NonZero",), "Pos"),
+    ("sign", ("Pos",), "Pos"), ("sign", ("Neg",), "Neg"), ("sign", ("NonNeg",), "NonNeg"),
+    ("sign", ("NonPos",), "NonPos"), ("sign", ("NonZero",), "NonZero"), ("sign", (None,), "IsInt"),
+    ("hypot", (None, None), "NonNeg"), ("acos", (None,), "NonNeg"), ("acosh", (None,), "NonNeg"),
+    ("max", ("Pos", None), "Pos"), ("max", (None, "Pos"), "Pos"),
+    ("max", ("NonNeg", None), "NonNeg"), ("max", (None, "NonNeg"), "NonNeg"),
+    ("max", ("Neg", "Neg"), "Neg"), ("max", ("NonPos", "NonPos"), "NonPos"),
+    ("min", ("Neg", None), "Neg"), ("min", (None, "Neg"), "Neg"),
+    ("min", ("NonPos", None), "NonPos"), ("min", (None, "NonPos"), "NonPos"),
+    ("min", ("Pos", "Pos"), "Pos"), ("min", ("NonNeg", "NonNeg"), "NonNeg"),
+]
+for _op in ("mul", "div"):  # same signs for a product and a quotient
+    _SIGN_TABLE += [
+        (_op, ("Pos", "Pos"), "Pos"), (_op, ("Neg", "Neg"), "Pos"), (_op, ("Pos", "Neg"), "Neg"),
+        (_op, ("Neg", "Pos"), "Neg"), (_op, ("NonNeg", "NonNeg"), "NonNeg"),
+        (_op, ("NonPos", "NonPos"), "NonNeg"), (_op, ("NonNeg", "NonPos"), "NonPos"),
+        (_op, ("NonPos", "NonNeg"), "NonPos"), (_op, ("NonZero", "NonZero"), "NonZero"),
+    ]
+for _spec in ROWS:  # what the op table says of signs
+    if _spec.sign == Sign.POSITIVE:
+        _SIGN_TABLE.append((_spec.name, (None,) * _spec.arity, "Pos"))
+    elif _spec.sign == Sign.KEEPS_SIGN:
+        for _fact in ("Pos", "Neg", "NonNeg", "NonPos", "NonZero"):
+            _SIGN_TABLE.append((_spec.name, (_fact,), _fact))
+for _op in ("add", "sub", "mul", "min", "max"):
+    _SIGN_TABLE.append((_op, ("IsInt", "IsInt"), "IsInt"))
+for _op in ("neg", "abs"):
+    _SIGN_TABLE.append((_op, ("IsInt",), "IsInt"))
+
+# fact => fact, and pairs of facts => fact
+_IMPLIED: list[tuple[tuple[str, ...], str]] = [
+    (("Pos",), "NonNeg"), (("Pos",), "NonZero"), (("Neg",), "NonPos"), (("Neg",), "NonZero"),
+    (("Zero",), "NonNeg"), (("Zero",), "NonPos"), (("NonNeg", "NonPos"), "Zero"),
+    (("NonNeg", "NonZero"), "Pos"), (("NonPos", "NonZero"), "Neg"),
+]
+
+_FOLD_BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "min": "min", "max": "max"}
+_FOLD_UNARY = {"neg": "neg", "abs": "abs"}
+# comparison op -> (primitive that holds when true, primitive that holds when false)
+_FOLD_COMPARE = {"lt": ("<", ">="), "le": ("<=", ">"), "gt": (">", "<="), "ge": (">=", "<")}
+
+ZERO = t.bigrat(Fraction(0))
+ONE = t.num(Fraction(1))
+FALSE = t.num(Fraction(0))
+
+
+def declarations(free_vars: bool) -> list[object]:
+    """The relations and functions analyses fill, and the ruleset that fills them."""
+    commands: list[object] = [bindings.Relation(t.SPAN, fact, [t.SORT])
+                              for fact in (*SIGN_FACTS, CONTRADICTION)]
+    if free_vars:  # bitmasks: a symbol's bit comes from VarBit, set per query
+        intersect = t.call("&", t.var("old"), t.var("new"))
+        commands += [
+            bindings.FunctionCommand(t.SPAN, "VarBit", bindings.Schema(["String"], "i64"),
+                                     intersect),
+            bindings.FunctionCommand(t.SPAN, "FreeVars", bindings.Schema([t.SORT], "i64"),
+                                     intersect),
+        ]
+        commands.append(bindings.AddRuleset(t.SPAN, FREE_VARS_RULESET))
+    commands += [bindings.AddRuleset(t.SPAN, name)
+                 for name in (FOLD_RULESET, CONTRADICTION_RULESET, SIGN_RULESET)]
+    return commands
+
+
+def _small(value: object) -> list[object]:
+    limit = t.call("bigint", t.integer(MAX_FOLD_BITS))
+    return [t.fact(t.call("<", t.call("bits", t.call(part, value)), limit))
+            for part in ("numer", "denom")]
+
+
+def _args(arity: int) -> list[object]:
+    return [t.var(f"a{i}") for i in range(arity)]
+
+
+def _folding_rules() -> list[object]:
+    e, a, b = t.var("e"), t.var("x"), t.var("y")
+    rules = []
+    for name, prim in _FOLD_BINARY.items():
+        body = [t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b))), *_small(a), *_small(b)]
+        if name == "div":
+            body.append(t.fact(t.call("!=", b, ZERO)))
+        rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
+                            [t.union(e, t.call("Num", t.call(prim, a, b))),
+                             t.subsume(name, t.call("Num", a), t.call("Num", b))]))
+    for name, prim in _FOLD_UNARY.items():
+        body = [t.equal(e, t.op(name, t.call("Num", a)))]
+        rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
+                            [t.union(e, t.call("Num", t.call(prim, a))),
+                             t.subsume(name, t.call("Num", a))]))
+    for name, (when_true, when_false) in _FOLD_COMPARE.items():
+        match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
+        rules.append(t.rule(f"fold-{name}-true", FOLD_RULESET,
+                            [match, t.fact(t.call(when_true, a, b))], [t.union(e, ONE)]))
+        rules.append(t.rule(f"fold-{name}-false", FOLD_RULESET,
+                            [match, t.fact(t.call(when_false, a, b))], [t.union(e, FALSE)]))
+    for name, holds_true in (("eq", True), ("ne", False)):
+        match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
+        rules.append(t.rule(f"fold-{name}-same", FOLD_RULESET, [match, t.equal(a, b)],
+                            [t.union(e, ONE if holds_true else FALSE)]))
+        rules.append(t.rule(f"fold-{name}-differ", FOLD_RULESET,
+                            [match, t.fact(t.call("!=", a, b))],
+                            [t.union(e, FALSE if holds_true else ONE)]))
+    # integer powers with a bounded exponent; a negative one needs a nonzero base
+    bound = MAX_FOLD_EXPONENT
+    pow_match = [t.equal(e, t.op("pow", t.call("Num", a), t.call("Num", b))), *_small(a),
+                 t.equal(t.call("denom", b), t.call("bigint", t.integer(1))),
+                 t.fact(t.call("<=", b, t.bigrat(Fraction(bound)))),
+                 t.fact(t.call(">=", b, t.bigrat(Fraction(-bound))))]
+    result = [t.union(e, t.call("Num", t.call("pow", a, b))),
+              t.subsume("pow", t.call("Num", a), t.call("Num", b))]
+    rules.append(t.rule("fold-pow", FOLD_RULESET, [*pow_match, t.fact(t.call(">=", b, ZERO))],
+                        result))
+    rules.append(t.rule("fold-pow-negative", FOLD_RULESET,
+                        [*pow_match, t.fact(t.call("<", b, ZERO)), t.fact(t.call("!=", a, ZERO))],
+                        result))
+    return rules
+
+
+def _sign_rules() -> list[object]:
+    e, n = t.var("e"), t.var("n")
+    rules = []
+    number = t.equal(e, t.call("Num", n))
+    for fact, test in (("Pos", t.call(">", n, ZERO)), ("Neg", t.call("<", n, ZERO))):
+        rules.append(t.rule(f"sign-num-{fact}", SIGN_RULESET, [number, t.fact(test)],
+                            [t.action(t.call(fact, e))]))
+    rules.append(t.rule("sign-num-Zero", SIGN_RULESET, [number, t.equal(n, ZERO)],
+                        [t.action(t.call("Zero", e))]))
+    rules.append(t.rule("int-num", SIGN_RULESET,
+                        [number, t.equal(t.call("denom", n), t.call("bigint", t.integer(1)))],
+                        [t.action(t.call("IsInt", e))]))
+    half = t.call("/", n, t.bigrat(Fraction(2)))
+    rules.append(t.rule("sign-even-power", SIGN_RULESET,
+                        [t.equal(e, t.op("pow", t.var("a"), t.call("Num", n))),
+                         t.equal(t.call("floor", half), half)],
+                        [t.action(t.call("NonNeg", e))]))
+    rules.append(t.rule("int-power", SIGN_RULESET,
+                        [t.equal(e, t.op("pow", t.var("a"), t.call("Num", n))),
+                         t.fact(t.call("IsInt", t.var("a"))),
+                         t.equal(t.call("denom", n), t.call("bigint", t.integer(1))),
+                         t.fact(t.call(">=", n, ZERO))],
+                        [t.action(t.call("IsInt", e))]))
+    for index, (name, needs, concluded) in enumerate(_SIGN_TABLE):
+        args = _args(len(needs))
+        body = [t.equal(e, t.op(name, *args))]
+        body += [t.fact(t.call(need, arg)) for need, arg in zip(needs, args, strict=True) if need]
+        rules.append(t.rule(f"sign-{name}-{index}", SIGN_RULESET, body,
+                            [t.action(t.call(concluded, e))]))
+    for needs_all, concluded in _IMPLIED:
+        body = [t.fact(t.call(need, e)) for need in needs_all]
+        rules.append(t.rule(f"imply-{'-'.join(needs_all)}-{concluded}", SIGN_RULESET, body,
+                            [t.action(t.call(concluded, e))]))
+    return rules
+
+
+def _free_var_rules() -> list[object]:
+    """FreeVars(e): the bits of the symbols e depends on; an e-class keeps the intersection
+    over its e-nodes, since equal terms depend on no symbol that one of them lacks."""
+    e = t.var("e")
+    rules = [
+        t.rule("free-sym", FREE_VARS_RULESET,
+               [t.equal(e, t.call("Sym", t.var("s"))),
+                t.equal(t.var("bit"), t.call("VarBit", t.var("s")))],
+               [bindings.Set(t.SPAN, "FreeVars", [e], t.var("bit"))]),
+        t.rule("free-num", FREE_VARS_RULESET, [t.equal(e, t.call("Num", t.var("n")))],
+               [bindings.Set(t.SPAN, "FreeVars", [e], t.integer(0))]),
+    ]
+    for spec in ROWS:
+        args = _args(spec.arity)
+        masks = [t.var(f"m{i}") for i in range(spec.arity)]
+        body = [t.equal(e, t.op(spec.name, *args))]
+        body += [t.equal(m, t.call("FreeVars", a)) for m, a in zip(masks, args, strict=True)]
+        value = t.integer(0)
+        for mask in masks:
+            value = t.call("|", value, mask)
+        rules.append(t.rule(f"free-{spec.name}", FREE_VARS_RULESET, body,
+                            [bindings.Set(t.SPAN, "FreeVars", [e], value)]))
+    return rules
+
+
+def _contradiction_rules() -> list[object]:
+    e, a, b = t.var("e"), t.var("a"), t.var("b")
+    flag = [t.action(t.call(CONTRADICTION, e))]
+    return [
+        t.rule("contradiction-numbers", CONTRADICTION_RULESET,
+               [t.equal(e, t.call("Num", a)), t.equal(e, t.call("Num", b)),
+                t.fact(t.call("!=", a, b))], flag),
+        t.rule("contradiction-symbols", CONTRADICTION_RULESET,
+               [t.equal(e, t.call("Sym", a)), t.equal(e, t.call("Sym", b)),
+                t.fact(t.call("!=", a, b))], flag),
+        t.rule("contradiction-symbol-number", CONTRADICTION_RULESET,
+               [t.equal(e, t.call("Sym", a)), t.equal(e, t.call("Num", b))], flag),
+    ]
+
+
+def contradicted() -> t.Term:
+    """The fact that some e-class is contradictory (a `:until` condition)."""
+    return t.call(CONTRADICTION, t.var("e"))
+
+
+def folding() -> t.Term:
+    """Fold constants to a fixpoint, looking for a contradiction before every iteration and
+    stopping at the first (egglog checks `:until` before each iteration of a run)."""
+    look = t.call("run", t.var(CONTRADICTION_RULESET))
+    fold = t.call("run", t.var(FOLD_RULESET), t.var(":until"), contradicted())
+    return t.call("saturate", t.call("seq", look, fold))
+
+
+def rules(free_vars: bool) -> list[object]:
+    """Every analysis rule; free-variable sets only when some guard needs them."""
+    return [*_folding_rules(), *_contradiction_rules(), *_sign_rules(),
+            *(_free_var_rules() if free_vars else [])]
+

@@ -1,0 +1,1 @@
+"""Step-by-step derivations and pictures of e-graphs."""

@@ -1,0 +1,152 @@
+"""What a saturation run may spend (Limits), and the plain data the e-graph layer hands up
+(Snapshot, the costs of leaves): nothing here loads egglog, so importing eqsat does not."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from ..errors import ArgumentError, EqsatError
+
+SYMBOL_COST = 10
+NUMBER_COST = 5
+MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
+MAX_FOLD_EXPONENT = 64
+_SETUP_SECONDS = [0.0]  # the process's one-time setup so far, in all threads (see setup)
+
+
+@contextmanager
+def setup() -> Iterator[None]:
+    """Count the time inside as the process's one-time setup (loading egglog, compiling the
+    rules): a time limit running meanwhile is extended by it, so that the first query of a
+    process gets the answer a later one gets (in another thread's query, too: a backstop is
+    only ever extended)."""
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        _SETUP_SECONDS[0] += time.perf_counter() - began
+
+
+def setup_seconds() -> float:
+    """The one-time setup this process has done so far, in seconds."""
+    return _SETUP_SECONDS[0]
+
+
+def _extended(given: float, setup_before: float) -> float:
+    """A deadline given when the setup stood at setup_before, with the setup done since."""
+    return given + setup_seconds() - setup_before
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one saturation run, and the backoff scheduler's settings."""
+
+    iterations: int = 30
+    nodes: int = 1_000  # e-nodes per run, or nodes_per_input times the input's, if more
+    nodes_per_input: int = 8
+    seconds: float = 5.0
+    plain_nodes: int = 600  # below this many e-nodes an iteration applies every match
+    match_limit: int = 500  # past it, a rule matching more in one iteration is held back
+    ban_length: int = 2
+    chunk: int = 2  # iterations per back-off command
+
+    def __post_init__(self) -> None:
+        counts = {"iterations": self.iterations, "nodes": self.nodes,
+                  "nodes_per_input": self.nodes_per_input, "match_limit": self.match_limit,
+                  "chunk": self.chunk}
+        for name, value in counts.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")
+        if not isinstance(self.seconds, (int, float)) or isinstance(self.seconds, bool) or \
+                not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
+            raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
+
+    @classmethod
+    def of(cls, value: object) -> Limits:
+        """The limits a function was given: the defaults for None."""
+        if value is None:
+            return cls()
+        if not isinstance(value, Limits):
+            raise ArgumentError(f"limits is an eqsat.Limits(...), not {type(value).__name__} "
+                                f"{value!r:.40}")
+        return value
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The time limit of a whole call, carried through its rounds and stages: a deadline,
+    and for each run the limits with the seconds that are left."""
+
+    limits: Limits
+    given: float  # time.perf_counter() by which the call should be done, setup left out
+    setup_before: float = field(default_factory=setup_seconds)
+
+    @classmethod
+    def start(cls, limits: Limits, began: float | None = None) -> Budget:
+        """A budget of limits.seconds from `began` (now, if not given)."""
+        return cls(limits, (time.perf_counter() if began is None else began) + limits.seconds)
+
+    @property
+    def deadline(self) -> float:
+        """When the call should be done: the time given, and the setup done since."""
+        return _extended(self.given, self.setup_before)
+
+    def seconds_left(self) -> float:
+        return max(self.deadline - time.perf_counter(), 0.0)
+
+    def left(self, iterations: int | None = None) -> Limits:
+        """The limits for the next run: the seconds that are left (and fewer iterations,
+        if given)."""
+        limits = replace(self.limits, seconds=self.seconds_left())
+        return limits if iterations is None else replace(limits, iterations=iterations)
+
+
+@dataclass
+class Backstop:
+    """The time limit as a backstop behind work budgets: each stage's work is bounded by
+    counts (points, terms, candidates, steps), so the same input and limits give the same
+    answer on any machine; only a slow or busy one reaches this deadline, and then `cut`
+    remembers that it cut work short (the report says time). A part of it (within) has a
+    nearer deadline and sets the whole's `cut`."""
+
+    given: float  # a time.perf_counter() value, setup left out
+    whole: Backstop | None = None
+    cut: bool = False
+    setup_before: float = field(default_factory=setup_seconds)
+
+    @property
+    def deadline(self) -> float:
+        """The time given, and the one-time setup done since (see setup)."""
+        return _extended(self.given, self.setup_before)
+
+    def passed(self) -> bool:
+        """Whether the deadline has passed: the work that asks is then cut short."""
+        if time.perf_counter() <= self.deadline:
+            return False
+        self.cut = True
+        if self.whole is not None:
+            self.whole.cut = True
+        return True
+
+    def within(self, seconds: float) -> Backstop:
+        """A part that ends `seconds` from now, or with the whole if sooner."""
+        root = self.whole or self
+        return Backstop(min(self.deadline, time.perf_counter() + seconds), root)
+
+    def seconds_left(self) -> float:
+        return max(self.deadline - time.perf_counter(), 0.0)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A frozen e-graph: each e-class's e-nodes as (op, children) or (leaf, value)."""
+
+    classes: dict[int, list[tuple[str, tuple[int, ...], Fraction | str | None]]]
+    roots: dict[str, int]  # handle -> e-class
+    facts: dict[int, set[str]] = field(default_factory=dict)  # sign facts proven per e-class
+    free_vars: dict[int, int] = field(default_factory=dict)  # e-class -> FreeVars bit mask
+    var_bits: dict[str, int] = field(default_factory=dict)  # symbol -> its bit

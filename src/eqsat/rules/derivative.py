@@ -1,0 +1,105 @@
+"""Derivatives on the term itself: the [diff] rules applied by a direct rewriter, no e-graph.
+
+The [diff] rules push `diff(e, x)` strictly inward, so on a term (a DAG of shared subterms)
+they can be applied once per subterm that mentions x, outermost rule first, each result
+reused wherever the subterm is shared. A rule applies where its left side matches and its
+guards are decided true here: `free of` and `depends on` by whether the subterm mentions x
+(`depends on` only keeps the e-graph's run finite; every diff rule is an identity wherever
+both sides are defined), sign guards for numbers and for symbols declared so. Where no rule
+is decided (a sign guard on a compound base, an op with no rule), the answer is None and the
+caller saturates the rules in an e-graph, whose analyses prove more and whose errors name
+what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..term.expr import Expr, make, postorder
+from .guards import GUARDS
+from .matching import Binding, match
+from .model import Guard, Rule
+
+Mentioned = Callable[[Expr], bool]
+
+# what a declared assumption proves, for each sign guard
+class _Undecided(Exception):
+    """No rule could be applied here: the e-graph is asked instead."""
+
+
+def derivative(expr: Expr, wrt: Expr, rules: Sequence[Rule]) -> tuple[Expr, dict[str, int]] | None:
+    """The complete derivative of expr in the symbol wrt by these [diff] rules, with how often
+    each applied; None where a step is not decided on the term (see the module's note)."""
+    mentions = _mentions(expr, wrt)
+    done: dict[Expr, Expr] = {}
+    applied: dict[str, int] = {}
+    try:
+        for node in postorder(expr, into=mentions.__getitem__):
+            done[node] = _step(node, wrt, rules, mentions, done, applied)
+    except _Undecided:
+        return None
+    return done[expr], applied
+
+
+def _mentions(root: Expr, wrt: Expr) -> dict[Expr, bool]:
+    """Whether each subterm has wrt in it."""
+    found: dict[Expr, bool] = {}
+    for node in postorder(root):
+        found[node] = node == wrt or any(found[a] for a in node.args)
+    return found
+
+
+def _step(node: Expr, wrt: Expr, rules: Sequence[Rule], mentions: dict[Expr, bool],
+          done: dict[Expr, Expr], applied: dict[str, int]) -> Expr:
+    """diff(node, wrt) by the first rule that applies, its inner diffs taken from `done`."""
+    def mentioned(term: Expr) -> bool:
+        known = mentions.get(term)
+        return known if known is not None else wrt in term.free_symbols()
+
+    def inner(term: Expr) -> Expr:
+        if term in done:
+            return done[term]
+        if mentioned(term):  # a term a rule made up, not one of the input's: the e-graph's
+            raise _Undecided
+        return _step(term, wrt, rules, mentions, done, applied)  # a constant: d-const
+
+    for rule in rules:
+        pattern, variable = rule.lhs.args
+        binding = match(pattern, node, {variable: wrt})
+        if binding is None or not all(_holds(g, binding, mentioned) for g in rule.guards):
+            continue
+        applied[rule.name] = applied.get(rule.name, 0) + 1
+        return _instantiate(rule.rhs, binding, inner)
+    raise _Undecided
+
+
+def _holds(guard: Guard, binding: Binding, mentioned: Mentioned) -> bool:
+    """Whether the guard is true of the bound terms; _Undecided where that is not known."""
+    found = GUARDS[guard.kind].on_term(guard.subject.subs(binding), mentioned)
+    if found is None:
+        raise _Undecided
+    return found
+
+
+def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> Expr:
+    """The right side with its variables bound; each diff(s, x) in it is s's derivative."""
+    if rhs.op == "diff":
+        return inner(rhs.args[0].subs(binding))
+    if rhs.is_symbol:
+        return binding.get(rhs, rhs)
+    if not rhs.args:
+        return rhs
+    return _built(rhs.op, [_instantiate(a, binding, inner) for a in rhs.args])
+
+
+_IDENTITY = {"mul": 1, "add": 0}  # a*1 and a + 0 are a, defined exactly where a is
+
+
+def _built(op: str, args: list[Expr]) -> Expr:
+    """The op of these arguments, an identity element left out (the chain rule's
+    cos(x)*diff(x, x) is cos(x), not cos(x)*1)."""
+    if op in _IDENTITY and len(args) == 2:
+        for kept, other in (args, args[::-1]):
+            if other.is_number and other.number == _IDENTITY[op]:
+                return kept
+    return make(op, *args)

@@ -1,0 +1,1 @@
+"""Terms: the op table, hash-consed expressions, shapes, parsing, printing, evaluation."""

@@ -1,0 +1,507 @@
+"""Expr: immutable, hash-consed terms (op + args; leaves are symbols and exact numbers)."""
+
+from __future__ import annotations
+
+import keyword
+import math
+import numbers
+import os
+import re
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from typing import Any, ClassVar, Union
+
+from ..errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
+from .ops import OPS, TENSOR_OPS, lookup
+
+ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
+MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
+MAX_DEPTH = 100_000  # nesting that reaches the e-graph
+NOT_REAL = frozenset({"inf", "infinity", "nan", "oo"})  # names refused as symbols
+
+_RELATIONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
+ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
+
+
+class Expr:
+    """A term. Structurally equal terms are the same object, so `==` is identity."""
+
+    __slots__ = ("__weakref__", "_hash", "_sizes", "args", "assumptions", "op", "shape",
+                 "value")
+    _table: ClassVar[weakref.WeakValueDictionary[tuple[object, ...], Expr]] = (
+        weakref.WeakValueDictionary())
+    _table_lock: ClassVar[threading.Lock] = threading.Lock()  # one object per term, threads too
+
+    op: str  # "sym", "num", or a name in ops.OPS
+    args: tuple[Expr, ...]
+    value: str | Fraction | None  # the name of a symbol, the value of a number
+    assumptions: frozenset[str]
+    shape: tuple[int | str, ...]  # a symbol's declared shape; () for a scalar (see shape.py)
+    _hash: int
+    _sizes: tuple[int, int, bool] | None  # see sizes(): filled in when first asked
+
+    def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
+                assumptions: frozenset[str] = frozenset(),
+                shape: tuple[int | str, ...] = ()) -> Expr:
+        key = (op, args, value, assumptions, shape)
+        found = cls._table.get(key)
+        if found is not None:
+            return found
+        with cls._table_lock:
+            found = cls._table.get(key)
+            if found is None:
+                found = cls._made(key)
+        return found
+
+    @classmethod
+    def _made(cls, key: tuple[object, ...]) -> Expr:
+        op, args, value, assumptions, shape = key
+        self = super().__new__(cls)
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "assumptions", assumptions)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "_hash", hash(key))
+        object.__setattr__(self, "_sizes", None)
+        cls._table[key] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Expr is immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Expr, (self.op, self.args, self.value, self.assumptions, self.shape))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    # --- leaves -------------------------------------------------------------------------------
+    @property
+    def is_symbol(self) -> bool:
+        return self.op == "sym"
+
+    @property
+    def is_number(self) -> bool:
+        return self.op == "num"
+
+    @property
+    def name(self) -> str:
+        if not isinstance(self.value, str):
+            raise EqsatError(f"{self} is not a symbol")
+        return self.value
+
+    @property
+    def number(self) -> Fraction:
+        if not isinstance(self.value, Fraction):
+            raise EqsatError(f"{self} is not a number")
+        return self.value
+
+    # --- operators ----------------------------------------------------------------------------
+    def __add__(self, other: ExprLike) -> Expr:
+        return _fitted(make("add", self, as_expr(other)))
+
+    def __radd__(self, other: ExprLike) -> Expr:
+        return _fitted(make("add", as_expr(other), self))
+
+    def __sub__(self, other: ExprLike) -> Expr:
+        return _fitted(make("sub", self, as_expr(other)))
+
+    def __rsub__(self, other: ExprLike) -> Expr:
+        return _fitted(make("sub", as_expr(other), self))
+
+    def __mul__(self, other: ExprLike) -> Expr:
+        return _fitted(make("mul", self, as_expr(other)))
+
+    def __rmul__(self, other: ExprLike) -> Expr:
+        return _fitted(make("mul", as_expr(other), self))
+
+    def __truediv__(self, other: ExprLike) -> Expr:
+        return _fitted(make("div", self, as_expr(other)))
+
+    def __rtruediv__(self, other: ExprLike) -> Expr:
+        return _fitted(make("div", as_expr(other), self))
+
+    def __pow__(self, other: ExprLike) -> Expr:
+        return _fitted(make("pow", self, as_expr(other)))
+
+    def __rpow__(self, other: ExprLike) -> Expr:
+        return _fitted(make("pow", as_expr(other), self))
+
+    def __matmul__(self, other: ExprLike) -> Expr:
+        return _fitted(make("matmul", self, as_expr(other)))
+
+    def __rmatmul__(self, other: ExprLike) -> Expr:
+        return _fitted(make("matmul", as_expr(other), self))
+
+    @property
+    def T(self) -> Expr:
+        """The transpose of a vector or matrix."""
+        return _fitted(make("transpose", self))
+
+    def __neg__(self) -> Expr:
+        return make("neg", self)
+
+    def __pos__(self) -> Expr:
+        return self
+
+    def __lt__(self, other: ExprLike) -> Expr:
+        return _fitted(make("lt", self, as_expr(other)))
+
+    def __le__(self, other: ExprLike) -> Expr:
+        return _fitted(make("le", self, as_expr(other)))
+
+    def __gt__(self, other: ExprLike) -> Expr:
+        return _fitted(make("gt", self, as_expr(other)))
+
+    def __ge__(self, other: ExprLike) -> Expr:
+        return _fitted(make("ge", self, as_expr(other)))
+
+    def __abs__(self) -> Expr:
+        return _fitted(make("abs", self))
+
+    # --- truth and numbers --------------------------------------------------------------------
+    def __bool__(self) -> bool:
+        """A comparison of constants is its truth; a comparison or an equation with symbols
+        has none until they have values: `if x < 1:`, `max(x, y)` and `0 < x < 1` raise a
+        TruthValueError (a TypeError), as SymPy does. A number is true when not zero; any
+        other term is true (an object, as in SymPy)."""
+        if self.op in _RELATIONS:
+            return _truth(self)
+        return self.value != 0 if self.is_number else True
+
+    def __float__(self) -> float:
+        """The float nearest a constant's value; an EqsatError naming the free symbols."""
+        return float(_constant_value(self, "float"))  # an mpmath number rounds as a float
+
+    def __int__(self) -> int:
+        """A constant's value rounded toward zero, as int() of a float."""
+        return int(_constant_value(self, "int"))
+
+    # --- display ------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        from .printing import to_text
+
+        return to_text(self)
+
+    def __repr__(self) -> str:
+        return f"Expr({str(self)!r})"
+
+    def _repr_latex_(self) -> str:
+        """Jupyter renders an Expr as typeset math."""
+        from .display import latex
+
+        return f"${latex(self)}$"
+
+    # --- structure ----------------------------------------------------------------------------
+    def free_symbols(self) -> frozenset[Expr]:
+        return frozenset(node for node in postorder(self) if node.is_symbol)
+
+    def count_ops(self) -> int:
+        """Operations in the tree, repeated subterms counted each time they appear."""
+        return tree_size(self) - _tree_leaves(self)
+
+    def subs(self, mapping: dict[Expr, Expr]) -> Expr:
+        """Replace subterms (symbols, usually) by other terms."""
+        def build(node: Expr, args: list[Expr]) -> Expr:
+            if node in mapping:
+                return mapping[node]
+            return make(node.op, *args) if node.args else node
+
+        return rebuild(self, build)
+
+
+def _new_table_lock() -> None:
+    """A fork child's lock starts free (the parent's may have been held by another thread)."""
+    type.__setattr__(Expr, "_table_lock", threading.Lock())
+
+
+os.register_at_fork(after_in_child=_new_table_lock)
+
+
+def _fitted(result: Expr) -> Expr:
+    """An expression built by an operator, its shapes checked as NumPy would (ShapeError)."""
+    from .shape import shape_of  # shape.py builds on this module
+
+    shape_of(result)
+    return result
+
+
+def _constant_value(expr: Expr, wanted: str) -> Any:
+    """An expression's value when it has no symbols: a Fraction for a number, else an
+    mpmath number at 50 digits."""
+    names = sorted(s.name for s in expr.free_symbols())
+    if names:
+        raise EvaluationError(f"{wanted}() needs a constant, but {expr} has the free "
+                              f"symbol(s) {', '.join(names)}: give them values with subs or "
+                              "evaluate")
+    if expr.is_number:
+        return expr.number
+    from .numeric import reference  # numeric.py builds on this module
+
+    value = reference(expr, {}, digits=50)
+    if value is None:
+        raise EvaluationError(f"{wanted}() of {expr}: it is undefined or not finite")
+    return value
+
+
+def _truth(relation: Expr) -> bool:
+    """The truth of a comparison of two constants (exact for numbers, by mpmath at 50
+    digits otherwise); a TruthValueError for one with symbols, an equation, or constants
+    that 50 digits cannot tell apart."""
+    if relation.op == "equation" or relation.free_symbols():
+        raise TruthValueError(
+            f"cannot determine the truth value of {relation}: it depends on the values of "
+            f"{', '.join(sorted(s.name for s in relation.free_symbols())) or 'its sides'}; "
+            "compare numbers, or use eqsat.where(...) for a value that depends on it "
+            "(== compares expressions structurally)")
+    left, right = (_constant_value(side, "bool") for side in relation.args)
+    if not (isinstance(left, Fraction) and isinstance(right, Fraction)):
+        import mpmath
+
+        with mpmath.workdps(50):
+            left, right = (mpmath.mpf(v.numerator) / v.denominator
+                           if isinstance(v, Fraction) else v for v in (left, right))
+            if abs(left - right) <= mpmath.mpf(10) ** -40 * max(abs(left), abs(right)):
+                raise TruthValueError(f"cannot determine the truth value of {relation}: "
+                                      "its sides agree to 40 digits")
+    compare: dict[str, Callable[[Any, Any], bool]] = {
+        "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+        "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+    return bool(compare[relation.op](left, right))
+
+
+def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
+    """Distinct subterms, children before parents, without recursion; with `into`, only the
+    children of nodes it accepts (the others are leaves of the walk)."""
+    order: list[Expr] = []
+    seen: set[Expr] = set()
+    stack: list[Expr | None] = [root]  # None: the node below it is done (its children are)
+    while stack:
+        node = stack.pop()
+        if node is None:
+            order.append(stack.pop())  # type: ignore[arg-type]  # a node follows a None
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        stack += (node, None)
+        if into is None or into(node):
+            args = node.args
+            for index in range(len(args) - 1, -1, -1):
+                if args[index] not in seen:
+                    stack.append(args[index])
+    return order
+
+
+def check_same_symbol(held: dict[str, Expr], node: Expr) -> None:
+    """An EqsatError where the symbol `node` differs in assumptions or shape from the one of
+    its name in `held` (one query, one meaning per name); else it is recorded there."""
+    first = held.setdefault(node.name, node)
+    if first.assumptions != node.assumptions:
+        raise EqsatError(f"symbol {node.name!r} appears with different assumptions: "
+                         f"{sorted(first.assumptions)} and {sorted(node.assumptions)}")
+    if first.shape != node.shape:
+        raise EqsatError(f"symbol {node.name!r} appears with different shapes: "
+                         f"{first.shape} and {node.shape}")
+
+
+def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:
+    """Bottom-up rewrite: build(node, new_args) for every distinct subterm."""
+    done: dict[Expr, Expr] = {}
+    for node in postorder(root):
+        done[node] = build(node, [done[a] for a in node.args])
+    return done[root]
+
+
+def sizes(root: Expr) -> tuple[int, int, bool]:
+    """(nodes as a tree, depth, whether a tensor op or shaped symbol is in it): computed once
+    per subterm and kept on it (a 100,000-deep input was walked 15 times per simplify)."""
+    known: tuple[int, int, bool] | None = root._sizes
+    if known is not None:
+        return known
+    if all(a._sizes is not None for a in root.args):  # built bottom-up, as parse does
+        _set_sizes(root)
+        assert root._sizes is not None
+        return root._sizes
+    stack: list[tuple[Expr, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node._sizes is not None:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if a._sizes is None)
+            continue
+        _set_sizes(node)
+    assert root._sizes is not None
+    return root._sizes
+
+
+def _set_sizes(node: Expr) -> None:
+    """A node's sizes from its arguments' (all known)."""
+    parts = [a._sizes for a in node.args if a._sizes is not None]
+    tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
+        any(p[2] for p in parts)
+    object.__setattr__(node, "_sizes", (1 + sum(p[0] for p in parts),
+                                        1 + max((p[1] for p in parts), default=0), tensor))
+
+
+def tree_size(root: Expr) -> int:
+    """Nodes of the expression as a tree (shared subterms counted at every use)."""
+    return sizes(root)[0]
+
+
+def symbol_names(roots: Iterable[Expr]) -> dict[Expr, frozenset[str]]:
+    """The names of the symbols in every distinct subterm of the roots (one pass)."""
+    found: dict[Expr, frozenset[str]] = {}
+    for root in roots:
+        for node in postorder(root):
+            if node not in found:
+                found[node] = frozenset((node.name,)) if node.is_symbol else \
+                    frozenset().union(*(found[a] for a in node.args))
+    return found
+
+
+def depth(root: Expr) -> int:
+    """Levels of nesting: 1 for a leaf."""
+    return sizes(root)[1]
+
+
+def check_depth(root: Expr) -> None:
+    """A LimitError for an expression nested deeper than MAX_DEPTH."""
+    found = depth(root)
+    if found > MAX_DEPTH:
+        raise LimitError(f"the expression is nested {found:,} levels deep; eqsat works on at "
+                         f"most {MAX_DEPTH:,}")
+
+
+def _tree_leaves(root: Expr) -> int:
+    leaves: dict[Expr, int] = {}
+    for node in postorder(root):
+        leaves[node] = sum(leaves[a] for a in node.args) if node.args else 1
+    return leaves[root]
+
+
+def iter_tree(root: Expr) -> Iterator[Expr]:
+    """Every node of the tree in pre-order (shared subterms visited at every use)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.args))
+
+
+# --- construction -------------------------------------------------------------------------------
+def number(value: int | Fraction | str) -> Expr:
+    """An exact rational constant."""
+    frac = Fraction(value)
+    if max(len(str(abs(frac.numerator))), len(str(frac.denominator))) > MAX_NUMBER_DIGITS:
+        raise LimitError(f"number with more than {MAX_NUMBER_DIGITS} digits")
+    return Expr("num", (), frac)
+
+
+def as_expr(value: ExprLike) -> Expr:
+    """Python and NumPy numbers become exact constants (a float by its shortest decimal form
+    in its own precision: np.float32(0.1) is 1/10)."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return number(int(value))
+    if isinstance(value, numbers.Integral):
+        return number(int(value))
+    if isinstance(value, numbers.Rational):
+        return number(Fraction(int(value.numerator), int(value.denominator)))
+    if isinstance(value, numbers.Real):
+        if not math.isfinite(value):
+            raise EqsatError(f"{value} is not a finite number")
+        plain = isinstance(value, float) and type(value).__module__ == "builtins"
+        return number(Fraction(repr(value) if plain else str(value)))
+    raise EqsatError(f"cannot use {type(value).__name__} {value!r} in an expression")
+
+
+def make(op: str, *args: Expr) -> Expr:
+    """Build op(args); literal negation and literal ratios become numbers (how they print)."""
+    spec = OPS.get(op)
+    if spec is None:
+        raise EqsatError(f"unknown operation {op!r}")
+    if len(args) != spec.arity:
+        raise EqsatError(f"{op} takes {spec.arity} argument(s), got {len(args)}")
+    if op in ("diff", "solve") and not args[1].is_symbol:
+        raise EqsatError(f"{op} needs a symbol as its second argument, not {args[1]}")
+    if op == "vjp" and not args[2].is_symbol:
+        raise EqsatError(f"vjp needs a symbol as its third argument, not {args[2]}")
+    if op == "solve" and args[0].op != "equation":
+        raise EqsatError(f"solve needs an equation as its first argument, not {args[0]}")
+    if op == "neg" and args[0].is_number:
+        return number(-args[0].number)
+    if op == "div" and args[0].is_number and args[1].is_number and args[1].number != 0:
+        return number(args[0].number / args[1].number)
+    return Expr(op, tuple(args))
+
+
+def symbol(name: str, **assumptions: bool) -> Expr:
+    """One symbol; assumptions: positive, nonnegative, negative, nonzero, integer."""
+    if not isinstance(name, str):
+        raise ArgumentError(f"a symbol's name is text, not {type(name).__name__}")
+    return shaped_symbol(name, (), assumptions)
+
+
+def shaped_symbol(name: str, shape: tuple[int | str, ...],
+                  assumptions: Mapping[str, bool]) -> Expr:
+    """A symbol with a shape (already checked: see shape.tensor); its assumptions hold for
+    every element."""
+    if not _IDENTIFIER.match(name) or keyword.iskeyword(name):
+        raise EqsatError(f"symbol name {name!r} is not an identifier")
+    if lookup(name) is not None:
+        raise EqsatError(f"{name!r} names an operation, not a symbol")
+    if name.lower() in NOT_REAL:
+        raise EqsatError(f"{name!r} is not a real number, and too easily read as one to be a "
+                         "symbol: eqsat's expressions are real-valued (use a bound such as "
+                         "1e300, or a limit, instead)")
+    unknown = set(assumptions) - set(ASSUMPTIONS)
+    if unknown:
+        raise EqsatError(f"unknown assumption(s) {sorted(unknown)}; known: {list(ASSUMPTIONS)}")
+    held = frozenset(k for k, v in assumptions.items() if v)
+    if {"positive", "negative"} <= held or {"nonnegative", "negative"} <= held:
+        raise EqsatError(f"contradictory assumptions for {name}: {sorted(held)}")
+    return Expr("sym", (), name, held, shape)
+
+
+def symbols(names: str | Iterable[str], **assumptions: bool) -> Any:
+    """Symbols from a space- or comma-separated string, as SymPy's: symbols("x") is one
+    symbol, symbols("x y") and symbols("x,") a tuple; a list of names gives a tuple."""
+    if isinstance(names, str):
+        single = "," not in names and len(names.split()) == 1
+        listed = names.replace(",", " ").split()
+    elif isinstance(names, Iterable):
+        single, listed = False, list(names)
+    else:
+        raise ArgumentError(f"symbols() takes names as text or a list, not "
+                            f"{type(names).__name__}")
+    found = tuple(symbol(n, **assumptions) for n in listed)
+    if not found:
+        raise EqsatError("symbols() needs at least one name")
+    return found[0] if single else found
+
+
+def constant(name: str) -> Expr:
+    """pi or E."""
+    return make(name)
+
+
+def call(name: str, *args: ExprLike) -> Expr:
+    """Apply a named op (aliases allowed) to arguments."""
+    spec = lookup(name)
+    if spec is None:
+        raise EqsatError(f"unknown function {name!r}")
+    return make(spec.name, *(as_expr(a) for a in args))

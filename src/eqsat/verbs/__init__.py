@@ -1,0 +1,1 @@
+"""What users call: simplify, diff, grad, solve, evaluate, stabilize, compile."""

@@ -1,0 +1,294 @@
+"""stabilize and error_bits: the most accurate equal form, found in the e-graph and measured."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..accuracy import series
+from ..accuracy.measure import (
+    Domain,
+    Sample,
+    assumed_domain,
+    bits_at,
+    domain_bounds,
+    float_ordinals,
+    mean_bits,
+    narrowed_ranges,
+    sample,
+    sign_ranges,
+)
+from ..accuracy.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
+from ..accuracy.search import Candidate, better, most_accurate
+from ..algebra.intervals import proven_facts
+from ..algebra.normal import normalise
+from ..egraph.engines import engine
+from ..errors import EqsatError, LimitError
+from ..extract import CostModel, TreeExtractor, display_order
+from ..limits.budget import Backstop, Budget, Limits
+from ..limits.report import RunReport, StopReason
+from ..limits.rounds import Round, in_rounds
+from ..term import arguments
+from ..term.expr import Expr
+from ..term.inputs import ExprInput, to_expr
+from ..term.printing import abbreviated
+from ..term.shape import is_tensor
+from .api import expand_derivatives, simplify
+
+RULESETS = ("simplify", "stability")
+ROUNDS = 3  # fresh e-graphs, each from the most accurate form of the one before
+
+
+@dataclass(frozen=True)
+class Stabilized:
+    """The most accurate form found, with the mean bits of error before and after on the
+    same sampled points, and the rules that fired."""
+
+    expr: Expr
+    original: Expr  # the input, its diff(...) expanded
+    bits_before: float
+    bits_after: float
+    report: RunReport
+    candidates: int  # distinct forms measured
+    sample: Sample
+
+    @property
+    def rules_fired(self) -> dict[str, int]:
+        return {name: n for name, n in self.report.rule_matches.items() if n}
+
+    @property
+    def regimes(self) -> dict[str, list[float]]:
+        """For each variable the result branches on, where its branches change."""
+        found = {name: edges(self.expr, name) for name in sorted(self.sample.values)}
+        return {name: at for name, at in found.items() if at}
+
+    def regime_lines(self) -> list[str]:
+        """One line per variable the result branches on: where its branches change."""
+        return [f"regimes in {name}: branches change at {', '.join(f'{v:.3g}' for v in at)}"
+                for name, at in self.regimes.items()]
+
+    def __str__(self) -> str:
+        lines = [f"{self.expr}", f"  bits of error ({self.sample.dtype}, {self.sample.size} "
+                 f"points): {self.bits_before:.2f} -> {self.bits_after:.2f}"]
+        lines += [f"  {line}" for line in self.regime_lines()]
+        return "\n".join(lines)
+
+
+def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
+               dtype: str = "float64", seed: int = 0, *, limits: Limits | None = None) -> float:
+    """Mean bits of error of expr in floating point (Herbie's measure): log2(1 + floats
+    between the computed and the correctly rounded true value), over sampled points where
+    the true value is finite. domain: {"x": (low, high)}, a precondition such as
+    "0 < x < 1 and y > 2", or None for every float bit pattern. A LimitError when the true
+    values of all the points take longer than the limits' seconds."""
+    limits = Limits.of(limits)
+    stop = Backstop(time.perf_counter() + limits.seconds)
+    start = to_expr(expr)
+    if is_tensor(start):
+        raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
+    wanted = arguments.count(points, "points")
+    points_ = sample(start, arguments.domain(domain), wanted, dtype, seed, backstop=stop)
+    if stop.cut:
+        raise LimitError(f"the time limit of {limits.seconds:g} s ran out after the true values "
+                         f"of {points_.size} of {wanted} points; raise it, or ask for fewer")
+    return mean_bits(start, points_)
+
+
+def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 256,
+                     dtype: str = "float64", rules: Iterable[str | Path] = (),
+                     limits: Limits | None = None,
+                     assume: Mapping[str, str | Iterable[str]] | None = None,
+                     seed: int = 0) -> Stabilized:
+    """Saturate with the [simplify] and [stability] rules, then search the e-graph for the
+    form with the fewest bits of error on sampled points (ties go to the cheaper). Never
+    less accurate than the input on those points: it is the first candidate. Runs in
+    rounds, each from the best form so far, while a round improves and stops on a limit
+    (the time limit covers all rounds).
+
+    A domain's signs become assumptions (0 < x < 1: x is positive), as Herbie assumes its
+    precondition: the result equals the input there, and may differ outside it."""
+    limits = Limits.of(limits)
+    budget = Budget.start(limits)  # covers sampling, rounds and search
+    # work is bounded by counts (points, candidates, terms, steps); the time only backs them
+    stop = Backstop(budget.deadline)
+    domain = arguments.domain(domain)
+    points = arguments.count(points, "points")
+    given = to_expr(expr)
+    if is_tensor(given):
+        raise EqsatError("stabilize_report measures the error of scalar expressions; for "
+                         "tensors, stabilize picks the stable forms by the rules")
+    names = sorted(s.name for s in given.free_symbols())
+    ranges = domain_bounds(domain, names)
+    start = to_expr(given, _with_domain(assume, ranges))
+    start, total = expand_derivatives(start, rules)  # the input, measurable: no diff(...)
+    ranges = narrowed_ranges(ranges, sign_ranges(start, 0.0))  # bounds for the intervals
+    domain = assumed_domain(domain, start, dtype)  # where the assumptions hold, too
+    # true values at raised precision can be slow (huge powers): at most half the time
+    points_ = sample(start, domain, points, dtype, seed, backstop=stop.within(limits.seconds / 2))
+    model = CostModel()
+    before = mean_bits(start, points_)
+    tried = 1  # candidates measured
+    forms: dict[Expr, float] = {start: before}  # every form measured, and its mean bits
+
+    def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
+        """A fresh e-graph from the most accurate form so far."""
+        nonlocal tried
+        found, measured, report = _round(best.expr, rules, limits, points_, model, ranges, stop)
+        if report.stop_reason == StopReason.TIME:  # a later round's reason must not hide it
+            stop.cut = True
+        tried += len(measured)
+        forms.update((c.expr, c.bits) for c in measured)
+        if not better(found, best, min(best.bits, before)):
+            return Round(best, report, done=True)
+        ended = (StopReason.SATURATED, StopReason.TIME, StopReason.CONTRADICTION)
+        return Round(found, report, done=report.stop_reason in ended)
+
+    best = in_rounds(Candidate(start, before, model.tree_cost(start)), one_round, budget,
+                     ROUNDS, total)
+    # the normal forms of its rational parts, where the rules did not reach them: measured,
+    # and the rounds again from the best of them if it beats what they found
+    normal = [Candidate(f, mean_bits(f, points_), model.tree_cost(f))
+              for f in normalise(start, model.remembering_tree_cost()).forms if f not in forms]
+    tried += len(normal)
+    forms.update((c.expr, c.bits) for c in normal)
+    leading = min(normal, key=lambda c: (c.bits, c.cost), default=None)
+    if leading is not None and better(leading, best, min(best.bits, before)):
+        again = in_rounds(leading, one_round, budget, ROUNDS, total)
+        best = again if better(again, leading, min(leading.bits, before)) else leading
+    if best.bits > before:  # a tie within noise, but never less accurate than the input
+        best = Candidate(start, before, model.tree_cost(start))
+    best = _with_regimes(best, forms, start, domain, points_, seed, stop)
+    if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
+        total.stop_reason = StopReason.TIME
+    return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
+
+
+def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
+           model: CostModel, ranges: Mapping[str, tuple[float, float]], stop: Backstop
+           ) -> tuple[Candidate, list[Candidate], RunReport]:
+    """One fresh e-graph from expr, its subterms with the signs the domain's bounds prove
+    (intervals.py): saturate, then the accuracy-guided search."""
+    with engine(rules).session(rulesets=RULESETS) as session:
+        handle = session.add(expr)
+        for subterm, facts in proven_facts(expr, ranges).items():
+            session.add_facts(subterm, facts)
+        report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
+        snapshot = session.snapshot([handle])
+        extractor = TreeExtractor(snapshot, model, session.symbol)
+    if report.stop_reason == StopReason.CONTRADICTION:
+        return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), [], report
+    found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
+                                    backstop=stop)
+    shown = display_order(found.expr)
+    shown_bits = mean_bits(shown, points)
+    if shown_bits <= found.bits:
+        found = Candidate(shown, shown_bits, model.tree_cost(shown))
+    return found, measured, report
+
+
+def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
+                  points: Sample, seed: int, stop: Backstop) -> Candidate:
+    """Branches where different forms win on different ranges of one variable (see
+    regimes.py): the forms found, and truncated series of the input at 0 and +-infinity in
+    each variable (series.py). Kept if they beat the best single form on the sample they were
+    chosen on and again on a fresh one (a split that only fits the sample is not kept)."""
+    ranked = sorted(forms, key=forms.__getitem__)[:2 * MAX_FORMS]
+    expansions = series.candidates(start, stop.within(stop.seconds_left() / 4))
+    regimes = best_regimes([best.expr, *ranked], points, expansions, start, domain, seed + 2,
+                           stop.within(stop.seconds_left() / 3))
+    if regimes is None or stop.passed():
+        return best
+    regimes = refine(regimes, start, points)
+    branched = regimes.expr()
+    try:
+        fresh = sample(start, domain, points.size, points.dtype, seed + 1,
+                       backstop=stop.within(stop.seconds_left() / 2))
+    except EqsatError:
+        return best
+    saving = GAIN_PER_BRANCH / 2 * regimes.branches
+    if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving:
+        return best
+    return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
+
+
+def _regime_spans(result: Stabilized, name: str, where: np.ndarray, ranked: bool
+                  ) -> list[tuple[float, float]]:
+    """The plotted ranges between the points where the result's branches change."""
+    at = result.regimes.get(name, [])
+    if not at:
+        return []
+    placed = [float(v) for v in float_ordinals(np.array(at), "float64")] if ranked else at
+    bounds = [float(np.min(where)), *placed, float(np.max(where))]
+    return [(low, high) for low, high in itertools.pairwise(bounds) if low < high]
+
+
+def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
+                 ranges: Mapping[str, tuple[float, float]]) -> dict[str, list[str]]:
+    """The assumptions plus the signs the domain gives (x in 1e-9..1e-3 is positive), so that
+    rules guarded by them apply: the result is then equal to the input on the domain."""
+    held = {name: [flags] if isinstance(flags, str) else list(flags)
+            for name, flags in (assume or {}).items()}
+    for name, (low, high) in ranges.items():
+        sign = "positive" if low > 0 else "nonnegative" if low >= 0 else \
+            "negative" if high < 0 else None
+        if sign is not None and sign not in held.get(name, []):
+            held.setdefault(name, []).append(sign)
+    return held
+
+
+def stabilize(expr: ExprInput, domain: Domain = None, **options: Any) -> Expr:
+    """The most accurate equal form found (see stabilize_report for options). A tensor
+    expression is not measured: the [stability] rules and the cost model pick its form
+    (logsumexp for log(sum(exp(x))), softmax, log_softmax)."""
+    given = to_expr(expr, shapes=options.pop("shapes", None))
+    if is_tensor(given):
+        return simplify(given, rulesets=RULESETS, rules=options.get("rules", ()),
+                        limits=options.get("limits"), assume=options.get("assume"))
+    return stabilize_report(given, domain, **options).expr
+
+
+def plot_error(result: Stabilized, path: str | Path) -> Path:
+    """Draw bits of error against the first variable, before and after, into an image."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise EqsatError("plotting needs matplotlib: pip install 'eqsat[plot]'") from None
+    names = sorted(result.sample.values)
+    if not names:
+        raise EqsatError(f"{result.original} has no variable to plot the error against")
+    axis = np.asarray(result.sample.values[names[0]], dtype=np.float64)
+    # points drawn from every float (no domain) span hundreds of orders of magnitude, of
+    # both signs: placed by their rank among the floats (as Herbie does), labelled by value
+    spread = np.abs(axis[axis != 0]) if np.any(axis != 0) else np.ones(1)
+    ranked = bool(np.log10(spread.max()) - np.log10(spread.min()) > 6)
+    where = np.asarray(float_ordinals(axis, "float64"), dtype=np.float64) if ranked else axis
+    figure, ax = plt.subplots(figsize=(7, 4))
+    for expr, label, marker in ((result.original, "before", "o"), (result.expr, "after", "x")):
+        ax.scatter(where, bits_at(expr, result.sample), s=12, marker=marker,
+                   label=f"{label}: {abbreviated(expr, width=48)} "
+                         f"({mean_bits(expr, result.sample):.2f} bits)")
+    if ranked:
+        order = np.argsort(where)
+        ticks = order[np.linspace(0, len(order) - 1, 5).astype(int)]
+        ax.set_xticks(where[ticks], [f"{value:.0e}" for value in axis[ticks]])
+    for k, (low, high) in enumerate(_regime_spans(result, names[0], where, ranked)):
+        ax.axvspan(low, high, color="tab:gray", alpha=0.08 if k % 2 else 0.18, lw=0,
+                   label="regimes (branches of the result)" if k == 0 else None)
+    ax.set_xlabel(names[0] + (" (placed by rank among the floats)" if ranked else ""))
+    ax.set_ylabel(f"bits of error ({result.sample.dtype})")
+    # below the axes, so that no point is hidden behind it
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
+    figure.tight_layout()
+    target = Path(path)
+    figure.savefig(target, bbox_inches="tight")
+    plt.close(figure)
+    return target
