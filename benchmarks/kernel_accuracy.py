@@ -4,7 +4,7 @@ measured accuracy), on points compile did not measure.
 
 Cases: each record of ../shared/corpora/fpbench.jsonl (points from its precondition, which
 compile is given as its domain; binary32 cases in float32), and random expressions over the
-whole op table (tests/test_fuzz_semantics.py's generator; points from every float). Per case,
+whole op table (tests/verbs/test_fuzz_semantics.py's generator; points from every float). Per case,
 mean bits of error of each kernel in the case's dtype; the summary counts kernels more than 2
 bits worse than the input's.
 
@@ -27,7 +27,7 @@ from eqsat.accuracy.measure import Sample, assumed_domain, sample, ulp_bits
 from eqsat.codegen.numpy import COSTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.test_fuzz_semantics import random_case
+from tests.verbs.test_fuzz_semantics import random_case
 
 HELD_OUT_SEED = 1  # compile measures on seed 0's points
 FAST = eqsat.Limits(seconds=0.3, nodes=400)  # the fuzz tests' limits, for the random cases

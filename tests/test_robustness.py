@@ -23,8 +23,7 @@ from eqsat import Expr, ParseError, RuleError
 from eqsat.rules import library_paths, parse_rules
 from eqsat.term.expr import make
 from eqsat.term.ops import ROWS
-
-from .conftest import corpus
+from tests.conftest import corpus
 
 # --- fuzzed text -------------------------------------------------------------------------------
 TOKENS = ["x", "y", "A", "sin", "exp", "log", "sum", "max", "diff", "solve", "pi", "E", "1",

@@ -15,7 +15,7 @@ from eqsat.egraph.engines import engine
 from eqsat.explain.derivation import FOLD, Step, replace_at, subterm
 from eqsat.term.expr import Expr, make, number
 from eqsat.term.numeric import evaluate
-from tests.test_simplify import ASSUMED, CASES
+from tests.verbs.test_simplify import ASSUMED, CASES
 
 RULES = {rule.name: rule for rule in engine().rules.rules}
 

@@ -18,8 +18,7 @@ import pytest
 import eqsat
 from eqsat.term.ops import ROWS
 from eqsat.term.shape import ELEMENTWISE
-
-from .conftest import corpus
+from tests.conftest import corpus
 
 VALUE_OPS = [op for op in ROWS if op.name in ELEMENTWISE]
 RNG = np.random.default_rng(7)

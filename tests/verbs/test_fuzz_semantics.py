@@ -19,8 +19,7 @@ from eqsat import Expr
 from eqsat.term.expr import make, number, postorder
 from eqsat.term.numeric import evaluate, reference
 from eqsat.term.shape import ELEMENTWISE
-
-from .conftest import _sample, assert_equivalent
+from tests.conftest import _sample, assert_equivalent
 
 OPS = sorted(ELEMENTWISE)
 ASSUMPTIONS = [{}, {}, {}, {"positive": True}, {"nonnegative": True}, {"negative": True},

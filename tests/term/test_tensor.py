@@ -13,8 +13,7 @@ from eqsat import ShapeError, tensor
 from eqsat.rules import parse_rules
 from eqsat.rules.check import check_rule
 from eqsat.term.shape import shape_of
-
-from .conftest import corpus
+from tests.conftest import corpus
 
 A, B, C = tensor("A", ("n", "m")), tensor("B", ("m", "k")), tensor("C", ("k", "n"))
 V, W = tensor("v", ("m",)), tensor("w", ("n",))

@@ -10,8 +10,7 @@ import pytest
 import eqsat
 from eqsat.accuracy.measure import Sample, assumed_domain, sample, ulp_bits
 from eqsat.codegen import Kernel
-
-from .test_fuzz_semantics import FAST, random_case
+from tests.verbs.test_fuzz_semantics import FAST, random_case
 
 CASES = 250  # per dtype: 500 random expressions in all
 CHUNKS = 10  # test items per dtype, so that they spread over workers
