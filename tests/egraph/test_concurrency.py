@@ -57,7 +57,7 @@ def test_an_engine_made_in_another_thread_is_usable_here() -> None:
 
 def test_a_failed_push_leaves_the_engine_free(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = Engine()
-    real = egraph._run
+    real = egraph.run_commands
     failures = []
 
     def failing_once(graph: object, *commands: object) -> list[object]:
@@ -66,7 +66,7 @@ def test_a_failed_push_leaves_the_engine_free(monkeypatch: pytest.MonkeyPatch) -
             raise eqsat.EqsatError("e-graph engine failure: simulated")
         return real(graph, *commands)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(egraph, "_run", failing_once)
+    monkeypatch.setattr(egraph, "run_commands", failing_once)
     with pytest.raises(eqsat.EqsatError, match="simulated"), engine.session():
         pass
     with engine.session() as session:  # not "already running a query"

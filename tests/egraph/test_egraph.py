@@ -115,16 +115,16 @@ def test_egglog_errors_and_panics_become_eqsat_errors() -> None:
 
     from egglog import bindings
 
-    from eqsat.egraph.engine import _run
+    from eqsat.egraph.session import run_commands
     from eqsat.encoding import commands as t
 
     graph = eqsat.Engine(library=False)._graph(False, frozenset())
     zero_denominator = t.call("bigrat", t.call("bigint", t.integer(1)),
                               t.call("bigint", t.integer(0)))  # panics inside egglog
     with pytest.raises(eqsat.EqsatError, match="e-graph"):
-        _run(graph, bindings.ActionCommand(bindings.Let(t.SPAN, "$z", zero_denominator)))
+        run_commands(graph, bindings.ActionCommand(bindings.Let(t.SPAN, "$z", zero_denominator)))
     with pytest.raises(eqsat.EqsatError, match="e-graph error"):
-        _run(graph, bindings.ActionCommand(bindings.Let(
+        run_commands(graph, bindings.ActionCommand(bindings.Let(
             t.SPAN, "$w", t.call("NoSuchConstructor", t.num(Fraction(1))))))
 
 

@@ -90,10 +90,11 @@ def test_settled_terms(text: str, answer: bool) -> None:
 ])
 def test_settled_answers_build_no_egraph(monkeypatch: pytest.MonkeyPatch, query: object,
                                          answer: str) -> None:
-    from eqsat.egraph import engine as egraph
+    from eqsat.egraph import engine, session
 
     calls: list[object] = []
-    monkeypatch.setattr(egraph, "_run", lambda *args: calls.append(args))
+    for module in (engine, session):  # every command sent to egglog
+        monkeypatch.setattr(module, "run_commands", lambda *args: calls.append(args))
     assert str(query()) == answer  # type: ignore[operator]
     assert calls == []
 
@@ -178,10 +179,11 @@ def test_a_guard_not_decided_on_the_term_keeps_its_rule_from_it() -> None:
 ])
 def test_one_rewrite_that_settles_the_term_needs_no_egraph(monkeypatch: pytest.MonkeyPatch,
                                                           text: str, answer: str) -> None:
-    from eqsat.egraph import engine as egraph
+    from eqsat.egraph import engine, session
 
     calls: list[object] = []
-    monkeypatch.setattr(egraph, "_run", lambda *args: calls.append(args))
+    for module in (engine, session):  # every command sent to egglog
+        monkeypatch.setattr(module, "run_commands", lambda *args: calls.append(args))
     assert str(eqsat.simplify(text)) == answer
     assert calls == []
 

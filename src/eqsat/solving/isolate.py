@@ -14,7 +14,8 @@ from ..limits.rounds import Round, in_rounds
 from ..term.expr import Expr, make
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
-    from ..egraph.engine import Engine, Session
+    from ..egraph.engine import Engine
+    from ..egraph.session import Session
 
 RULESETS = ("solve", "simplify")
 PHASES = (2, 4)  # iterations of the first runs, each followed by a look at the forms

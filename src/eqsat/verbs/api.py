@@ -41,7 +41,8 @@ from ..term.ops import COMPARISONS
 from ..term.shape import ALL_AXES, is_tensor, shape_of, show
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when used
-    from ..egraph.engine import Engine, Session
+    from ..egraph.engine import Engine
+    from ..egraph.session import Session
     from ..rules.verdict import Verdict
     from ..solving import Solution
 
