@@ -30,18 +30,11 @@ from .term.ops import OPS, OpKind, lookup
 from .term.parse import parse
 from .term.shape import apply as apply_op
 from .term.shape import shape_of, tensor
-from .verbs.api import (
-    Simplified,
-    check_rules,
-    diff,
-    diff_report,
-    evaluate,
-    grad,
-    prove_equal,
-    simplify,
-    simplify_report,
-    solve,
-)
+from .verbs.check_rules import check_rules
+from .verbs.diff import diff, diff_report, grad
+from .verbs.evaluate import evaluate
+from .verbs.simplify import Simplified, prove_equal, simplify, simplify_report
+from .verbs.solve import solve
 
 if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .codegen import Kernel

@@ -26,7 +26,10 @@ from .term.expr import Expr
 from .term.inputs import to_expr
 from .term.ops import ROWS
 from .term.shape import is_tensor
-from .verbs.api import check_rules, diff_report, grad, prove_equal, simplify_report, solve
+from .verbs.check_rules import check_rules
+from .verbs.diff import diff_report, grad
+from .verbs.simplify import prove_equal, simplify_report
+from .verbs.solve import solve
 
 
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:

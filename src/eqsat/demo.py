@@ -19,8 +19,12 @@ from .term.expr import symbols
 from .term.parse import parse
 from .term.shape import tensor
 from .term.sympy_bridge import to_sympy
-from .verbs.api import check_rules, diff, evaluate, grad, simplify, simplify_report, solve
+from .verbs.check_rules import check_rules
 from .verbs.compile import compile, function
+from .verbs.diff import diff, grad
+from .verbs.evaluate import evaluate
+from .verbs.simplify import simplify, simplify_report
+from .verbs.solve import solve
 from .verbs.stabilize import stabilize, stabilize_report
 
 _SIMPLIFY = [

@@ -17,7 +17,7 @@ from eqsat.rules.direct import DirectRules, rewrites
 from eqsat.rules.matching import blockers, required_ops, view_sides
 from eqsat.rules.modulo import could_match, subviews, views
 from eqsat.term.expr import Expr, make, number
-from eqsat.verbs import api
+from eqsat.verbs import simplify as api
 
 
 def _view(text: str) -> object:

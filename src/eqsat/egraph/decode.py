@@ -9,11 +9,7 @@ from typing import Any
 from egglog import bindings
 
 from ..errors import EqsatError
-from ..term.expr import (
-    Expr,
-    make,
-    number,
-)
+from ..term.expr import Expr, make, number
 from ..term.ops import ROWS
 
 BY_CONSTRUCTOR = {spec.egg: spec.name for spec in ROWS}

@@ -21,7 +21,7 @@ from ..term.expr import Expr
 from ..term.inputs import ExprInput, to_expr
 from ..term.numeric import evaluate
 from ..term.shape import is_tensor
-from ..verbs.api import simplify
+from ..verbs.simplify import simplify
 from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
 
 SAMPLE_POINTS = 64

@@ -24,7 +24,8 @@ from ..term.expr import Expr, postorder
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
 from ..term.ops import OPS
 from ..term.shape import is_tensor
-from .api import expand_derivatives, simplify_report
+from .derivatives import expand_derivatives
+from .simplify import simplify_report
 from .stabilize import stabilize
 
 OPTIMIZE = ("simplify", "stabilize", None)

@@ -1,4 +1,4 @@
-"""The public functions, composed from the layers below (parse, rules, e-graph, extract)."""
+"""simplify: normal forms, the term-level rewrites, then rounds of e-graphs; prove_equal."""
 
 from __future__ import annotations
 
@@ -9,42 +9,30 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from ..algebra.normal import Normalised, in_lowest_terms, is_rational_node, normalise
 from ..egraph.engines import engine
-from ..errors import EqsatError, LimitError, ShapeError
+from ..errors import EqsatError
 from ..extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from ..extract.tree import class_shapes
 from ..limits.budget import Budget, Limits
 from ..limits.report import RunReport, StopReason
 from ..limits.rounds import Round, in_rounds
-from ..rules import load_rules, shipped_rules
-from ..rules.derivative import derivative
+from ..rules import shipped_rules
 from ..rules.direct import DirectRules, rewrites
 from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_sides
 from ..rules.model import Rule
-from ..rules.reverse import DIFF_RULESET, GRAD_RULESET
+from ..rules.reverse import DIFF_RULESET
 from ..term import arguments
-from ..term.expr import (
-    Expr,
-    check_depth,
-    check_same_symbol,
-    make,
-    number,
-    postorder,
-    rebuild,
-    symbol,
-)
-from ..term.inputs import ExprInput, Shapes, Variable, to_expr
-from ..term.ops import COMPARISONS
-from ..term.shape import ALL_AXES, is_tensor, shape_of, show
+from ..term.expr import Expr, check_depth, check_same_symbol, postorder
+from ..term.inputs import ExprInput, Shapes, to_expr
+from ..term.shape import is_tensor
+from .derivatives import expand_derivatives
 
-if TYPE_CHECKING:  # the e-graph layer loads egglog, the others NumPy: only when used
-    from ..egraph.engine import Engine
-    from ..egraph.session import Session
-    from ..rules.verdict import Verdict
-    from ..solving import Solution
+if TYPE_CHECKING:  # the e-graph layer loads egglog: only when used
+    pass
+
 
 @dataclass(frozen=True)
 class Simplified:
@@ -68,22 +56,6 @@ MAX_DIRECT_REWRITES = 4
 MAX_DIRECT_CANDIDATES = 12
 MAX_LOOKAHEAD = 24  # normal forms an expansion's look-ahead may take (see expansions_settle)
 MAX_CHAINED_EXPANSIONS = 4  # expansions in a row it follows
-
-
-def expand_derivatives(expr: Expr, rules: Iterable[str | Path] = ()) -> tuple[Expr, RunReport]:
-    """Replace every diff(e, x) in expr by its complete derivative, innermost first."""
-    total = RunReport(StopReason.SATURATED)
-
-    def build(node: Expr, args: list[Expr]) -> Expr:
-        if node.op != "diff":
-            return make(node.op, *args) if node.args else node
-        derivative, report = _differentiate(args[0], args[1], rules)
-        total.absorb(report)
-        return derivative
-
-    if not any(node.op == "diff" for node in postorder(expr)):
-        return expr, total
-    return rebuild(expr, build), total
 
 
 def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
@@ -351,19 +323,6 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
     return extract_dag(snapshot, [handle], model, session.symbol)[0], report
 
 
-def _cheapest(session: Session, handle: str) -> Expr:
-    """The handle's term of least tree cost with no diff or vjp left in it: by egglog, or
-    on eqsat's side where the terms share so much that egglog's tree would not fit in memory,
-    or where a derivative costs more as a tree than the diff statement (100,000)."""
-    if not session.needs_snapshot:
-        found = session.extract(handle)[0]
-        if not any(node.op in ("diff", "vjp") for node in postorder(found)):
-            return found
-    snapshot = session.snapshot([handle])
-    model = CostModel({"diff": math.inf, "vjp": math.inf})  # a statement left is no answer
-    return TreeExtractor(snapshot, model, session.symbol).term(snapshot.roots[handle])
-
-
 def simplify(expr: ExprInput, **options: Any) -> Expr:
     """The simplest equal expression the rules find (see simplify_report for options)."""
     return simplify_report(expr, **options).expr
@@ -388,204 +347,3 @@ def prove_equal(first: ExprInput, second: ExprInput, *, rules: Iterable[str | Pa
         return report.stop_reason != StopReason.CONTRADICTION and session.same(a, b)
 
 
-def _variable(expr: Expr, wrt: Variable) -> Expr:
-    """The symbol to differentiate in: the one of that name in expr (with its assumptions)."""
-    if isinstance(wrt, Expr):
-        if not wrt.is_symbol:
-            raise EqsatError(f"can only differentiate in a symbol, not in {wrt}")
-        return wrt
-    for found in expr.free_symbols():
-        if found.name == wrt:
-            return found
-    return symbol(wrt)
-
-
-def _differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[Expr, RunReport]:
-    """The complete derivative by the [diff] rules: applied to the term directly where that
-    decides every step (see derivative.py), else saturated in an e-graph."""
-    chosen = engine(rules)
-    if not is_tensor(expr):
-        direct = derivative(expr, wrt, chosen.rules.in_ruleset(DIFF_RULESET))
-        if direct is not None:
-            return direct[0], RunReport(StopReason.SATURATED, rule_matches=direct[1])
-    return _saturated_derivative(expr, wrt, chosen)
-
-
-def _saturated_derivative(expr: Expr, wrt: Expr, chosen: Engine) -> tuple[Expr, RunReport]:
-    """The complete derivative, by saturating the [diff] rules (they always terminate)."""
-    with chosen.session(is_tensor(expr), [DIFF_RULESET]) as session:
-        session.add(wrt)  # first, so that it has a bit of its own for `free of` guards
-        handle = session.add(make("diff", expr, wrt))
-        report = session.saturate([DIFF_RULESET])
-        result = _cheapest(session, handle)
-    left = [node for node in postorder(result) if node.op == "diff"]
-    if left:
-        inner = left[0].args[0]
-        hint = " (a power with a varying exponent needs a base known to be positive)" \
-            if inner.op == "pow" else ""
-        raise EqsatError(f"no derivative rule applies to {inner}{hint}")
-    return result, report
-
-
-def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, *,
-                rules: Iterable[str | Path] = (), limits: Limits | None = None,
-                assume: Mapping[str, str | Iterable[str]] | None = None) -> Simplified:
-    """The n-th derivative in wrt (or mixed partials in a list of symbols, in order),
-    simplified. The derivative is always complete; the limits bound its simplification,
-    and the report says whether one cut it short. A LimitError when the time runs out
-    before the last of several derivatives is begun."""
-    start = to_expr(expr, assume)
-    if is_tensor(start):
-        raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
-    n = arguments.count(n, "the order of a derivative")
-    given = arguments.names(wrt, "wrt")
-    order = given * n if isinstance(wrt, (str, Expr)) else given
-    limits = Limits.of(limits)
-    budget = Budget.start(limits)
-    # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
-    # derivative of the simplified form, 0, is defined
-    cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
-    current, total = cleaned.expr, cleaned.report
-    for done, variable in enumerate(order):
-        if done and budget.seconds_left() <= 0:  # each derivative is complete, or none is
-            raise LimitError(f"the time limit of {limits.seconds:g} s ran out after {done} of "
-                             f"{len(order)} derivatives; raise the time limit")
-        symbol_ = _variable(current, variable)
-        if symbol_ not in current.free_symbols():
-            current = number(0)  # a constant's derivatives are 0: no e-graph needed
-            continue
-        derivative, report = _differentiate(current, symbol_, rules)
-        total.absorb(report)
-        simplified = simplify_report(derivative, rules=rules, limits=budget.left())
-        total.absorb(simplified.report)
-        current = simplified.expr
-    model = CostModel()
-    return Simplified(current, total, model.tree_cost(start), model.tree_cost(current))
-
-
-def diff(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, **options: Any) -> Expr:
-    """diff("2*x^3 + 8", "x") is 6*x^2; diff(e, "x", 2); diff(e, ["x", "y"]) for d/dx then d/dy."""
-    return diff_report(expr, wrt, n, **options).expr
-
-
-@overload
-def grad(  # type: ignore[overload-overlap]
-    expr: ExprInput, wrt: Variable, *, rules: Iterable[str | Path] = (),
-    limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
-    shapes: Shapes | None = None, stable: bool = True,
-) -> Expr: ...
-
-
-@overload
-def grad(expr: ExprInput, wrt: Sequence[Variable], *, rules: Iterable[str | Path] = (),
-         limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
-         shapes: Shapes | None = None, stable: bool = True) -> list[Expr]: ...
-
-
-def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
-         rules: Iterable[str | Path] = (), limits: Limits | None = None,
-         assume: Mapping[str, str | Iterable[str]] | None = None,
-         shapes: Shapes | None = None, stable: bool = True) -> Expr | list[Expr]:
-    """The gradient of a scalar-valued expression in a symbol (shaped like it), or a list of
-    them for a list of symbols: grad(sum(A @ B), A) is ones @ B.T. Reverse mode: the [grad]
-    rules push vjp(f, 1, x) inward. With stable (the default) the [stability] rules apply to
-    f and to the gradient (the gradient of logsumexp is a softmax)."""
-    f = to_expr(expr, assume, shapes)
-    if shape_of(f):
-        raise ShapeError(f"grad takes a scalar-valued expression; {f} has shape "
-                         f"{show(shape_of(f))}")
-    rulesets = ("simplify", "stability") if stable else ("simplify",)
-    limits = Limits.of(limits)
-    f = simplify_report(f, rules=rules, limits=limits, rulesets=rulesets, rounds=1).expr
-    variables = arguments.names(wrt, "wrt")
-    found = []
-    for wanted in variables:
-        variable = _variable(f, wanted)
-        gradient = _reverse_mode(f, variable, rules)
-        gradient = simplify_report(gradient, rules=rules, limits=limits,
-                                   rulesets=rulesets).expr
-        if shape_of(gradient) != variable.shape:  # a constant gradient: fill the shape
-            gradient = make("expand", gradient, variable, number(ALL_AXES))
-        found.append(gradient)
-    return found[0] if isinstance(wrt, (str, Expr)) else found
-
-
-def _reverse_mode(f: Expr, variable: Expr, rules: Iterable[str | Path]) -> Expr:
-    """vjp(f, 1, x) with the [grad] rules saturated (they always terminate), extracted."""
-    with engine(rules).session(tensor=True, rulesets=[GRAD_RULESET]) as session:
-        session.add(variable)  # first, so that it has a bit of its own for `free of` guards
-        handle = session.add(make("vjp", f, number(1), variable))
-        session.saturate([GRAD_RULESET])
-        result = _cheapest(session, handle)
-    left = [node for node in postorder(result) if node.op == "vjp"]
-    if left:
-        inner = left[0].args[0]
-        raise EqsatError(f"no gradient rule applies to {inner}")
-    return result
-
-
-def solve(equations: ExprInput | Sequence[ExprInput],
-          unknowns: Variable | Sequence[Variable] | None = None, *,
-          rules: Iterable[str | Path] = (), limits: Limits | None = None,
-          assume: Mapping[str, str | Iterable[str]] | None = None,
-          method: str = "auto") -> Solution:
-    """solve("3x + 1 = 2(2x - 6)", "x")["x"] is 13; solve(["x + y = 3", "x - y = 1"],
-    ["x", "y"]). An equation is `lhs = rhs`, `lhs == rhs`, or e meaning e = 0; unknowns
-    default to every symbol. method "auto" eliminates polynomial systems exactly and uses
-    the [solve] rules otherwise; "rules" goes to the rules first. The time limit covers the
-    whole call, parsing included."""
-    began = time.perf_counter()
-    listed = list(equations) if isinstance(equations, (list, tuple)) else [equations]
-    if not listed:
-        raise EqsatError("solve needs at least one equation")
-    parsed = [to_expr(arguments.expression(e, "an equation"), assume) for e in listed]
-    for number_, equation in enumerate(parsed, 1):
-        if is_tensor(equation):
-            raise ShapeError(f"equation {number_} has tensors: solve takes scalar equations")
-        if equation.op in COMPARISONS - {"eq"}:
-            raise EqsatError(f"equation {number_} is the comparison {equation}: solve takes "
-                             "equations (lhs = rhs, lhs == rhs, or e meaning e = 0)")
-        inner = equation.args if equation.op in ("equation", "eq") else (equation,)
-        if any(node.op == "equation" for side in inner for node in postorder(side)):
-            raise EqsatError(f"equation {number_} holds an equation inside: {equation}")
-    if unknowns is None:
-        names = sorted({s.name for e in parsed for s in e.free_symbols()})
-        if not names:
-            raise EqsatError("the equations have no symbol to solve for")
-        wanted: list[Variable] = list(names)
-    else:
-        wanted = arguments.names(unknowns, "unknowns")
-    symbols_ = [_unknown(parsed, w) for w in wanted]
-    if len(set(symbols_)) != len(symbols_):
-        raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
-    from ..solving import solve as solve_problems
-
-    return solve_problems(parsed, symbols_, engine(rules), Limits.of(limits), method, began)
-
-
-def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
-    """The symbol of that name in the equations (with its assumptions)."""
-    if isinstance(wanted, Expr):
-        if not wanted.is_symbol:
-            raise EqsatError(f"can only solve for a symbol, not for {wanted}")
-        return wanted
-    for equation in equations:
-        for found in equation.free_symbols():
-            if found.name == wanted:
-                return found
-    return symbol(wanted)
-
-
-def evaluate(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any) -> Any:
-    """NumPy evaluation: evaluate("x*y/x", {"x": 2.0, "y": 3.0}) or evaluate(e, x=2.0, y=3.0)."""
-    from ..term.numeric import evaluate as evaluate_numpy
-
-    return evaluate_numpy(to_expr(expr), {**arguments.mapping(values, "values"), **named})
-
-
-def check_rules(paths: Iterable[str | Path], points: int = 300) -> list[Verdict]:
-    """Load rule files and check every rule numerically; unsound ones carry a counterexample."""
-    from ..rules.check import check_rule
-
-    points = arguments.count(points, "points")
-    return [check_rule(rule, points) for rule in load_rules(arguments.rule_files(paths)).rules]

@@ -1,0 +1,100 @@
+"""diff and grad: derivatives of any order, then simplified."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, overload
+
+from ..errors import LimitError, ShapeError
+from ..extract import CostModel
+from ..limits.budget import Budget, Limits
+from ..term import arguments
+from ..term.expr import Expr, make, number
+from ..term.inputs import ExprInput, Shapes, Variable, to_expr
+from ..term.shape import ALL_AXES, is_tensor, shape_of, show
+from .derivatives import differentiate, reverse_mode, variable_in
+from .simplify import Simplified, simplify_report
+
+
+def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, *,
+                rules: Iterable[str | Path] = (), limits: Limits | None = None,
+                assume: Mapping[str, str | Iterable[str]] | None = None) -> Simplified:
+    """The n-th derivative in wrt (or mixed partials in a list of symbols, in order),
+    simplified. The derivative is always complete; the limits bound its simplification,
+    and the report says whether one cut it short. A LimitError when the time runs out
+    before the last of several derivatives is begun."""
+    start = to_expr(expr, assume)
+    if is_tensor(start):
+        raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
+    n = arguments.count(n, "the order of a derivative")
+    given = arguments.names(wrt, "wrt")
+    order = given * n if isinstance(wrt, (str, Expr)) else given
+    limits = Limits.of(limits)
+    budget = Budget.start(limits)
+    # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
+    # derivative of the simplified form, 0, is defined
+    cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
+    current, total = cleaned.expr, cleaned.report
+    for done, variable in enumerate(order):
+        if done and budget.seconds_left() <= 0:  # each derivative is complete, or none is
+            raise LimitError(f"the time limit of {limits.seconds:g} s ran out after {done} of "
+                             f"{len(order)} derivatives; raise the time limit")
+        symbol_ = variable_in(current, variable)
+        if symbol_ not in current.free_symbols():
+            current = number(0)  # a constant's derivatives are 0: no e-graph needed
+            continue
+        derivative, report = differentiate(current, symbol_, rules)
+        total.absorb(report)
+        simplified = simplify_report(derivative, rules=rules, limits=budget.left())
+        total.absorb(simplified.report)
+        current = simplified.expr
+    model = CostModel()
+    return Simplified(current, total, model.tree_cost(start), model.tree_cost(current))
+
+
+def diff(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, **options: Any) -> Expr:
+    """diff("2*x^3 + 8", "x") is 6*x^2; diff(e, "x", 2); diff(e, ["x", "y"]) for d/dx then d/dy."""
+    return diff_report(expr, wrt, n, **options).expr
+
+
+@overload
+def grad(  # type: ignore[overload-overlap]
+    expr: ExprInput, wrt: Variable, *, rules: Iterable[str | Path] = (),
+    limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
+    shapes: Shapes | None = None, stable: bool = True,
+) -> Expr: ...
+
+
+@overload
+def grad(expr: ExprInput, wrt: Sequence[Variable], *, rules: Iterable[str | Path] = (),
+         limits: Limits | None = None, assume: Mapping[str, str | Iterable[str]] | None = None,
+         shapes: Shapes | None = None, stable: bool = True) -> list[Expr]: ...
+
+
+def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
+         rules: Iterable[str | Path] = (), limits: Limits | None = None,
+         assume: Mapping[str, str | Iterable[str]] | None = None,
+         shapes: Shapes | None = None, stable: bool = True) -> Expr | list[Expr]:
+    """The gradient of a scalar-valued expression in a symbol (shaped like it), or a list of
+    them for a list of symbols: grad(sum(A @ B), A) is ones @ B.T. Reverse mode: the [grad]
+    rules push vjp(f, 1, x) inward. With stable (the default) the [stability] rules apply to
+    f and to the gradient (the gradient of logsumexp is a softmax)."""
+    f = to_expr(expr, assume, shapes)
+    if shape_of(f):
+        raise ShapeError(f"grad takes a scalar-valued expression; {f} has shape "
+                         f"{show(shape_of(f))}")
+    rulesets = ("simplify", "stability") if stable else ("simplify",)
+    limits = Limits.of(limits)
+    f = simplify_report(f, rules=rules, limits=limits, rulesets=rulesets, rounds=1).expr
+    variables = arguments.names(wrt, "wrt")
+    found = []
+    for wanted in variables:
+        variable = variable_in(f, wanted)
+        gradient = reverse_mode(f, variable, rules)
+        gradient = simplify_report(gradient, rules=rules, limits=limits,
+                                   rulesets=rulesets).expr
+        if shape_of(gradient) != variable.shape:  # a constant gradient: fill the shape
+            gradient = make("expand", gradient, variable, number(ALL_AXES))
+        found.append(gradient)
+    return found[0] if isinstance(wrt, (str, Expr)) else found
