@@ -24,7 +24,6 @@ class Reduced:
     determinant: Poly  # the last pivot: every pivot row's pivot entry equals it
     free_columns: list[int]
     leftover: list[Poly]  # right-hand sides of rows with no unknown left
-    nonconstant_pivots: list[Poly]  # polynomials the elimination divided by
 
 
 def clear_denominators(row: Row) -> Row:
@@ -55,7 +54,6 @@ def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Red
     previous = Poly.constant(1)
     pivots: list[tuple[int, int]] = []
     free_columns: list[int] = []
-    nonconstant: list[Poly] = []
     top = 0
     for column in range(columns):
         on_time()
@@ -67,8 +65,6 @@ def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Red
         rows[top], rows[chosen] = rows[chosen], rows[top]
         pivot_row = rows[top]
         pivot = pivot_row[column]
-        if pivot.constant_value() is None:
-            nonconstant.append(pivot)
         for r, row in enumerate(rows):
             if r == top:
                 continue
@@ -81,7 +77,7 @@ def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Red
     # each later step multiplied an earlier pivot row by its pivot over the one before, so
     # every pivot entry now equals the last pivot
     leftover = [rows[r][columns] for r in range(top, len(rows))]
-    return Reduced(rows[:top], pivots, previous, free_columns, leftover, nonconstant)
+    return Reduced(rows[:top], pivots, previous, free_columns, leftover)
 
 
 def _eliminate_numbers(rows: list[list[Fraction]], columns: int,
@@ -107,4 +103,4 @@ def _eliminate_numbers(rows: list[list[Fraction]], columns: int,
         top += 1
     as_polys = [[Poly.constant(entry) for entry in row] for row in rows]
     leftover = [as_polys[r][columns] for r in range(top, len(rows))]
-    return Reduced(as_polys[:top], pivots, Poly.constant(1), free_columns, leftover, [])
+    return Reduced(as_polys[:top], pivots, Poly.constant(1), free_columns, leftover)

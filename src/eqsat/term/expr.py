@@ -9,7 +9,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, ClassVar, Union
 
@@ -390,15 +390,6 @@ def _tree_leaves(root: Expr) -> int:
     for node in postorder(root):
         leaves[node] = sum(leaves[a] for a in node.args) if node.args else 1
     return leaves[root]
-
-
-def iter_tree(root: Expr) -> Iterator[Expr]:
-    """Every node of the tree in pre-order (shared subterms visited at every use)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.args))
 
 
 # --- construction -------------------------------------------------------------------------------
