@@ -138,6 +138,15 @@ class Poly:
             terms[monomial] = Fraction(int(c.p), int(c.q))
         return Poly(terms)
 
+    def substitute(self, index: int, value: Poly) -> Poly:
+        """Replace one variable (nonnegative exponents) by a polynomial."""
+        result = Poly()
+        for m, c in self.terms.items():
+            exponent = dict(m).get(index, 0)
+            rest = Poly({tuple(p for p in m if p[0] != index): c})
+            result = result + rest * value**exponent
+        return result
+
 
 def _times(m1: Monomial, m2: Monomial) -> Monomial:
     if not m1:

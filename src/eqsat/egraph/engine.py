@@ -108,6 +108,7 @@ class Engine:
             self._rule_names.setdefault(rule.ruleset, set()).add(rule.name)
         self._combined: dict[tuple[str, ...], str] = {}
         self._made: dict[tuple[bool, frozenset[str]], int] = {}  # e-nodes made, per graph
+        self.compiled = 0  # e-graphs compiled (each is compiled again when it has aged)
         self._busy = False
         _LIVE_ENGINES.add(self)
         self._asks_free_vars = {r.ruleset for r in loaded.rules if needs_free_vars([r])}
@@ -155,6 +156,7 @@ class Engine:
         with setup():  # compiled once (and again as it ages): not a query's work
             run_commands(egraph, *commands)
         self._graphs[key] = egraph
+        self.compiled += 1
         return egraph
 
     @property
