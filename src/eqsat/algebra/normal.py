@@ -15,6 +15,21 @@ from typing import TYPE_CHECKING, Any
 from ..errors import LimitError
 from ..term.expr import Expr, make, number, postorder, rebuild
 from ..term.shape import is_tensor
+from .polynomials import (
+    Unreduced,
+    applied,
+    collected_form,
+    expanded_form,
+    factored_form,
+    flint_number,
+    normalised_pair,
+    one_like,
+    plus,
+    reduced_pair,
+    squares_lowered,
+    sum_form,
+    terms_of,
+)
 
 if TYPE_CHECKING:
     from flint import fmpq_mpoly
@@ -23,7 +38,6 @@ Cost = Callable[[Expr], float]
 
 RATIONAL_OPS = frozenset({"add", "sub", "mul", "div", "neg"})
 MAX_POWER = 32  # a larger integer power stays an atom (x^1000 is not expanded)
-MAX_TERMS = 400  # a part whose polynomials would pass this many terms is left as written
 MAX_FACTORED_TERMS = 60  # polynomials factored (to offer the factored forms)
 MAX_PART_NODES = 200_000  # a larger rational part is left as written (its atoms still reduced)
 MAX_ATOMS = 2_000  # a part in more atoms than this is left as written (a sum of 15,000 symbols
@@ -41,16 +55,12 @@ _SQUARED = frozenset({"sin", "cos", "sinh", "cosh", "sqrt"})  # the atoms square
 
 @cache
 def _generators(count: int) -> tuple[tuple[Any, ...], Any]:
-    """The generators of polynomials over Q in count variables, and their 1 (see _one); flint
+    """The generators of polynomials over Q in count variables, and their 1 (see one_like); flint
     loads with the first rational part."""
     from flint import fmpq_mpoly_ctx
 
     context = fmpq_mpoly_ctx.get(tuple(f"v{i}" for i in range(count)), "deglex")
     return tuple(context.gens()), context.from_dict({(0,) * count: 1})
-
-
-class _Unreduced(Exception):
-    """The part cannot be reduced: it divides by zero everywhere, or would grow too large."""
 
 
 def is_rational_node(node: Expr) -> bool:
@@ -142,12 +152,12 @@ def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
         return None
     try:
         fraction = _Fraction.of(nodes, poly, {}, {})
-    except _Unreduced:
+    except Unreduced:
         return None
     if not fraction.den.is_constant() or len(fraction.num) > MAX_FACTORED_TERMS:
         return None
     _, factors = fraction.num.factor()
-    return [(_expanded(factor, fraction.atoms), int(power)) for factor, power in factors]
+    return [(expanded_form(factor, fraction.atoms), int(power)) for factor, power in factors]
 
 
 def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
@@ -200,12 +210,12 @@ class _Reducer:
             nodes = postorder(node, into=is_rational_node)
             try:
                 if len(nodes) > MAX_PART_NODES:
-                    raise _Unreduced
+                    raise Unreduced
                 fraction = _Fraction.of(nodes, node, self.atom_keys, self.atom_keys, True)
-                top = _expanded(fraction.num, fraction.atoms)
+                top = expanded_form(fraction.num, fraction.atoms)
                 self._canonical[node] = top if fraction.den.is_one() else \
-                    make("div", top, _expanded(fraction.den, fraction.atoms))
-            except (_Unreduced, LimitError):
+                    make("div", top, expanded_form(fraction.den, fraction.atoms))
+            except (Unreduced, LimitError):
                 self._canonical[node] = _as_written(nodes, node, self.atom_keys)
         return self._canonical[node]
 
@@ -231,7 +241,7 @@ class _Reducer:
             return found
         try:
             fraction = _Fraction.of(nodes, part, self.atom_keys, self.atom_forms)
-        except _Unreduced:
+        except Unreduced:
             self.complete = False
             return found
         variants = [fraction, *fraction.squares_reduced()]
@@ -271,7 +281,7 @@ class _Fraction:
                 written.setdefault(keys.get(n, n), shown.get(n, n))
         # by hash, not by str: str writes a term with shared subterms out as a tree
         if len(written) > MAX_ATOMS:
-            raise _Unreduced
+            raise Unreduced
         order = sorted(written, key=hash) if canonical else list(written)
         gens, one = _generators(len(order))
         generators = dict(zip(order, gens, strict=True))
@@ -282,9 +292,9 @@ class _Fraction:
             elif node.op == "sym" or not is_rational_node(node):
                 values[node] = (generators[keys.get(node, node)], one)
             else:
-                values[node] = _apply(node.op, [values[a] for a in node.args], node)
+                values[node] = applied(node.op, [values[a] for a in node.args], node)
         num, den = values[part]
-        num, den = _normalised(num, den)
+        num, den = normalised_pair(num, den)
         return cls(num, den, [written[key] for key in order], order)
 
     def squares_reduced(self) -> list[_Fraction]:
@@ -303,19 +313,19 @@ class _Fraction:
             squares.update(radicals)
             if not squares or (side == 1 and len(squares) == len(radicals)):
                 continue  # the radicals alone: once is enough
-            num, den = (_lowered(p, squares) for p in (self.num, self.den))
+            num, den = (squares_lowered(p, squares) for p in (self.num, self.den))
             if num is None or den is None or (num, den) == (self.num, self.den):
                 continue
             try:
-                found.append(_Fraction(*_normalised(*_reduced(num, den)), self.atoms,
+                found.append(_Fraction(*normalised_pair(*reduced_pair(num, den)), self.atoms,
                                        self.keys))
-            except _Unreduced:
+            except Unreduced:
                 continue
         return found
 
     def _radicals(self) -> dict[int, Any]:
         """For each atom sqrt(c) with c a positive number: its index, and c as a polynomial."""
-        one = _one(self.num)
+        one = one_like(self.num)
         return {i: one * flint_number(key.args[0].number) for i, key in enumerate(self.keys)
                 if key.op == "sqrt" and key.args[0].is_number and key.args[0].number > 0}
 
@@ -342,7 +352,7 @@ class _Fraction:
         try:
             tops = self._ways(self.num)
             if self.den.is_one():  # and over the coefficients' common denominator: (x + 1)/3
-                common = math.lcm(*(c.denominator for c in _terms(self.num).values()))
+                common = math.lcm(*(c.denominator for c in terms_of(self.num).values()))
                 if common > 1 and not self.num.is_constant():
                     tops += [make("div", top, number(common))
                              for top in self._ways(self.num * common)]
@@ -351,7 +361,7 @@ class _Fraction:
             forms = [make("div", top, bottom) for top in tops for bottom in bottoms]
             quotient, remainder = divmod(self.num, self.den)
             if not quotient.is_zero() and not remainder.is_zero():
-                forms += [_plus(whole, make("div", part, bottom))
+                forms += [plus(whole, make("div", part, bottom))
                           for whole in self._ways(quotient)
                           for part in self._ways(remainder) for bottom in bottoms]
             if len(self.den) == 1 and len(self.num) > 1:
@@ -363,12 +373,12 @@ class _Fraction:
     def _term_by_term(self) -> Expr:
         """Each term of the top over the (monomial) bottom, reduced: (x^2 + 1)/x as x + 1/x."""
         found: Expr | None = None
-        for exponents, value in _terms(self.num).items():
+        for exponents, value in terms_of(self.num).items():
             term = self.num.context().from_dict({exponents: flint_number(abs(value))})
             common = term.gcd(self.den)
-            top = _expanded(term / common, self.atoms)
+            top = expanded_form(term / common, self.atoms)
             bottom = self.den / common
-            part = top if bottom.is_one() else make("div", top, _expanded(bottom, self.atoms))
+            part = top if bottom.is_one() else make("div", top, expanded_form(bottom, self.atoms))
             if found is None:
                 found = make("neg", part) if value < 0 else part
             else:
@@ -377,204 +387,12 @@ class _Fraction:
         return found
 
     def _ways(self, poly: fmpq_mpoly) -> list[Expr]:
-        terms = _terms(poly)
-        ways = [_sum(terms, self.atoms)]  # expanded
+        terms = terms_of(poly)
+        ways = [sum_form(terms, self.atoms)]  # expanded
         if len(poly) > 1:
-            ways.append(_collected(terms, self.atoms))
+            ways.append(collected_form(terms, self.atoms))
         if len(poly) <= MAX_FACTORED_TERMS and not poly.is_constant():
-            ways.append(_factored(poly, self.atoms))
+            ways.append(factored_form(poly, self.atoms))
         return ways
 
 
-def _lowered(poly: Any, squares: dict[int, Any]) -> Any:
-    """poly with each power v^k of an atom v = squares' index written
-    v^(k mod 2) * square^(k div 2); None where that would pass MAX_TERMS. Terms are grouped
-    by the squares they take, so each group is multiplied out once."""
-    context = poly.context()
-    groups: dict[tuple[int, ...], dict[tuple[int, ...], Any]] = {}
-    for exponents, coefficient in zip(poly.monoms(), poly.coeffs(), strict=True):
-        kept = list(map(int, exponents))
-        taken = tuple(kept[i] // 2 for i in squares)
-        for i in squares:
-            kept[i] %= 2
-        groups.setdefault(taken, {})[tuple(kept)] = coefficient
-    result = context.from_dict({})
-    for taken, terms in groups.items():
-        group = context.from_dict(terms)
-        for square, times in zip(squares.values(), taken, strict=True):
-            if times:
-                group *= square**times
-        result += group
-        if len(result) > MAX_TERMS:
-            return None
-    return result
-
-
-def flint_number(value: Fraction) -> Any:
-    """A rational as python-flint's fmpq."""
-    from flint import fmpq
-
-    return fmpq(value.numerator, value.denominator)
-
-
-def _reduced(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
-    if len(num) > MAX_TERMS or len(den) > MAX_TERMS:
-        raise _Unreduced
-    if num.is_zero():
-        return num, _one(den)
-    common = num.gcd(den)
-    if not common.is_one():
-        num, den = num / common, den / common
-    return num, den
-
-
-def _one(poly: fmpq_mpoly) -> Any:
-    return poly.context().from_dict({(0,) * poly.context().nvars(): 1})
-
-
-def _apply(op: str, args: list[tuple[Any, Any]], node: Expr) -> tuple[Any, Any]:
-    if op == "neg":
-        return -args[0][0], args[0][1]
-    if op == "pow":
-        return _power(args[0], int(node.args[1].number))
-    (an, ad), (bn, bd) = args
-    if op in ("add", "sub"):
-        if op == "sub":
-            bn = -bn
-        if ad == bd:
-            return _reduced(an + bn, ad)
-        _check_product(an, bd)
-        _check_product(bn, ad)
-        return _reduced(an * bd + bn * ad, ad * bd)
-    if op == "div":
-        if bn.is_zero():
-            raise _Unreduced  # undefined wherever it is evaluated
-        bn, bd = bd, bn
-    _check_product(an, bn)
-    _check_product(ad, bd)
-    return _reduced(an * bn, ad * bd)
-
-
-def _check_product(a: fmpq_mpoly, b: fmpq_mpoly) -> None:
-    if len(a) * len(b) > MAX_TERMS * MAX_TERMS // 4:
-        raise _Unreduced
-
-
-def _power(base: tuple[Any, Any], exponent: int) -> tuple[Any, Any]:
-    num, den = base
-    if exponent == 0:  # as the rule pow-zero: a^0 => 1
-        return _one(num), _one(num)
-    if exponent < 0:
-        if num.is_zero():
-            raise _Unreduced
-        num, den, exponent = den, num, -exponent
-    for poly in (num, den):  # the most terms a power of a polynomial of n terms can have
-        if math.comb(len(poly) + exponent - 1, exponent) > MAX_TERMS:
-            raise _Unreduced
-    return num**exponent, den**exponent
-
-
-def _normalised(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[Any, Any]:
-    """The denominator with integer coefficients, no common factor, and a positive leading one."""
-    coefficients = [Fraction(int(c.p), int(c.q)) for c in den.coeffs()]
-    scale = Fraction(math.lcm(*(c.denominator for c in coefficients)),
-                     math.gcd(*(c.numerator for c in coefficients)))
-    if coefficients[0] < 0:
-        scale = -scale
-    factor = flint_number(scale)
-    return num * factor, den * factor
-
-
-Terms = dict[tuple[int, ...], Fraction]  # a polynomial: exponents of the atoms -> coefficient
-
-
-def _terms(poly: fmpq_mpoly) -> Terms:
-    return {tuple(map(int, exponents)): Fraction(int(c.p), int(c.q))
-            for exponents, c in zip(poly.monoms(), poly.coeffs(), strict=True)}
-
-
-def _expanded(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
-    """A polynomial as a sum of terms, largest degree first."""
-    return _sum(_terms(poly), atoms)
-
-
-def _collected(terms: Terms, atoms: list[Expr]) -> Expr:
-    """A polynomial with the atom found in most terms factored out of those terms (by its
-    least power there), and so on for the rest: x*y + x*z + w as x*(y + z) + w."""
-    def count(i: int) -> int:
-        return sum(1 for exponents in terms if exponents[i])
-
-    in_most = max(range(len(atoms)), key=count, default=0)
-    if len(terms) < 2 or count(in_most) < 2:
-        return _sum(terms, atoms)
-    power = min(e[in_most] for e in terms if e[in_most])
-    lowered: Terms = {}
-    rest: Terms = {}
-    for exponents, value in terms.items():
-        if exponents[in_most]:
-            less = (*exponents[:in_most], exponents[in_most] - power, *exponents[in_most + 1:])
-            lowered[less] = value
-        else:
-            rest[exponents] = value
-    atom = atoms[in_most] if power == 1 else make("pow", atoms[in_most], number(power))
-    product = make("mul", atom, _sum(lowered, atoms))
-    if not rest:
-        return product
-    return _plus(product, _collected(rest, atoms))
-
-
-def _plus(first: Expr, second: Expr) -> Expr:
-    """first + second, as first - c where second is -c."""
-    if second.op == "neg":
-        return make("sub", first, second.args[0])
-    if second.is_number and second.number < 0:
-        return make("sub", first, number(-second.number))
-    return make("add", first, second)
-
-
-def _sum(terms: Terms, atoms: list[Expr]) -> Expr:
-    """The terms added, largest first but a positive one leading (7 - x, not -x + 7)."""
-    found: Expr | None = None
-    leading = next((e for e, value in terms.items() if value > 0), None)
-    ordered = list(terms.items())
-    if leading is not None:
-        ordered.sort(key=lambda item: item[0] != leading)
-    for exponents, value in ordered:
-        if found is None:
-            found = _term(value, exponents, atoms)
-        elif value < 0:
-            found = make("sub", found, _term(-value, exponents, atoms))
-        else:
-            found = make("add", found, _term(value, exponents, atoms))
-    return found if found is not None else number(0)
-
-
-def _factored(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
-    """A polynomial as its content times its irreducible factors."""
-    content, factors = poly.factor()
-    found: Expr | None = None
-    for factor, power in factors:
-        written = _expanded(factor, atoms)
-        if power > 1:
-            written = make("pow", written, number(int(power)))
-        found = written if found is None else make("mul", found, written)
-    value = Fraction(int(content.p), int(content.q))
-    if found is None:
-        return number(value)
-    if value == -1:
-        return make("neg", found)
-    return found if value == 1 else make("mul", number(value), found)
-
-
-def _term(coefficient: Fraction, exponents: tuple[int, ...], atoms: list[Expr]) -> Expr:
-    """coefficient * product of atoms to their exponents."""
-    product: Expr | None = None
-    for atom, power in zip(atoms, exponents, strict=True):
-        if power:
-            factor = atom if power == 1 else make("pow", atom, number(int(power)))
-            product = factor if product is None else make("mul", product, factor)
-    if product is None:
-        return number(coefficient)
-    if coefficient == -1:
-        return make("neg", product)
-    return product if coefficient == 1 else make("mul", number(coefficient), product)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import EqsatError
 from ..term.expr import Expr, make, number, postorder, symbol_names
-from .normal import flint_number
+from .polynomials import flint_number
 
 Monomial = tuple[tuple[int, int], ...]  # sorted (variable index, exponent), exponent != 0
 MAX_TERMS = 4000  # a product that expands past this many terms is left unexpanded
