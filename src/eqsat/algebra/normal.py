@@ -4,7 +4,6 @@ polynomials over Q (python-flint), and the equal forms written from them."""
 from __future__ import annotations
 
 import math
-import operator
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitError
 from ..term.expr import Expr, make, number, postorder, rebuild
+from ..term.ops import OPS
 from ..term.shape import is_tensor
 from .polynomials import (
     Unreduced,
@@ -45,9 +45,6 @@ MAX_ATOMS = 2_000  # a part in more atoms than this is left as written (a sum of
 MAX_PIECEWISE_NODES = 64  # parts up to this size also try their arguments' best forms
 
 
-NUMBER_FOLDS: dict[str, Callable[..., Fraction]] = {
-    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
-    "neg": operator.neg}
 
 
 _SQUARED = frozenset({"sin", "cos", "sinh", "cosh", "sqrt"})  # the atoms squares_reduced acts on
@@ -167,11 +164,13 @@ def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
     built = make(node.op, *args)
     if not (built.op in RATIONAL_OPS and all(a.is_number for a in args)):
         return built
-    values = [a.number for a in args]
-    if built.op == "div" and values[1] == 0:
+    fold = OPS[built.op].fold
+    assert fold is not None  # every rational op folds
+    value = fold.exact(*(a.number for a in args))
+    if value is None:  # a division by 0
         return built
     try:
-        return number(NUMBER_FOLDS[built.op](*values))
+        return number(value)
     except LimitError:  # too many digits: left as written
         return built
 

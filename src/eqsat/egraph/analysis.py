@@ -71,10 +71,8 @@ _IMPLIED: list[tuple[tuple[str, ...], str]] = [
     (("NonNeg", "NonZero"), "Pos"), (("NonPos", "NonZero"), "Neg"),
 ]
 
-_FOLD_BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "min": "min", "max": "max"}
-_FOLD_UNARY = {"neg": "neg", "abs": "abs"}
-# comparison op -> (primitive that holds when true, primitive that holds when false)
-_FOLD_COMPARE = {"lt": ("<", ">="), "le": ("<=", ">"), "gt": (">", "<="), "ge": (">=", "<")}
+# the folds of the op table (term/ops.py): pow's, bounded in its exponent, has rules of its own
+_FOLDED = [spec for spec in ROWS if spec.fold is not None and spec.name != "pow"]
 
 ZERO = t.bigrat(Fraction(0))
 ONE = t.num(Fraction(1))
@@ -112,31 +110,24 @@ def _args(arity: int) -> list[object]:
 def _folding_rules() -> list[object]:
     e, a, b = t.var("e"), t.var("x"), t.var("y")
     rules = []
-    for name, prim in _FOLD_BINARY.items():
-        body = [t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b))), *_small(a), *_small(b)]
-        if name == "div":
+    for spec in _FOLDED:
+        assert spec.fold is not None
+        name, operands = spec.name, [a, b][:spec.arity]
+        match = t.equal(e, t.op(name, *(t.call("Num", v) for v in operands)))
+        if spec.fold.compare:  # 1 where the primitive that holds when true holds, else 0
+            for holds, value, suffix in zip(spec.fold.egglog, (ONE, FALSE), ("true", "false"),
+                                            strict=True):
+                test = t.equal(a, b) if holds == "=" else t.fact(t.call(holds, a, b))
+                rules.append(t.rule(f"fold-{name}-{suffix}", FOLD_RULESET, [match, test],
+                                    [t.union(e, value)]))
+            continue
+        body = [match, *(fact for v in operands for fact in (_small(v) if spec.fold.small
+                                                               else []))]
+        if spec.fold.divides:  # undefined where the divisor is 0
             body.append(t.fact(t.call("!=", b, ZERO)))
         rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
-                            [t.union(e, t.call("Num", t.call(prim, a, b))),
-                             t.subsume(name, t.call("Num", a), t.call("Num", b))]))
-    for name, prim in _FOLD_UNARY.items():
-        body = [t.equal(e, t.op(name, t.call("Num", a)))]
-        rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,
-                            [t.union(e, t.call("Num", t.call(prim, a))),
-                             t.subsume(name, t.call("Num", a))]))
-    for name, (when_true, when_false) in _FOLD_COMPARE.items():
-        match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
-        rules.append(t.rule(f"fold-{name}-true", FOLD_RULESET,
-                            [match, t.fact(t.call(when_true, a, b))], [t.union(e, ONE)]))
-        rules.append(t.rule(f"fold-{name}-false", FOLD_RULESET,
-                            [match, t.fact(t.call(when_false, a, b))], [t.union(e, FALSE)]))
-    for name, holds_true in (("eq", True), ("ne", False)):
-        match = t.equal(e, t.op(name, t.call("Num", a), t.call("Num", b)))
-        rules.append(t.rule(f"fold-{name}-same", FOLD_RULESET, [match, t.equal(a, b)],
-                            [t.union(e, ONE if holds_true else FALSE)]))
-        rules.append(t.rule(f"fold-{name}-differ", FOLD_RULESET,
-                            [match, t.fact(t.call("!=", a, b))],
-                            [t.union(e, FALSE if holds_true else ONE)]))
+                            [t.union(e, t.call("Num", t.call(spec.fold.egglog[0], *operands))),
+                             t.subsume(name, *(t.call("Num", v) for v in operands))]))
     # integer powers with a bounded exponent; a negative one needs a nonzero base
     bound = MAX_FOLD_EXPONENT
     pow_match = [t.equal(e, t.op("pow", t.call("Num", a), t.call("Num", b))), *_small(a),

@@ -21,10 +21,11 @@ from fractions import Fraction
 from typing import Literal
 
 from ..errors import EqsatError
-from ..limits.budget import MAX_FOLD_BITS, MAX_FOLD_EXPONENT, Snapshot
+from ..limits.budget import Snapshot
 from ..rules.guards import GUARDS
 from ..rules.model import Guard, Rule
 from ..term.expr import Expr, make, number, postorder
+from ..term.ops import OPS, folded
 
 Node = tuple[str, tuple[int, ...], Fraction | str | None]
 Binding = dict[Expr, int]  # pattern variable -> e-class
@@ -212,15 +213,17 @@ class Deriver:
     def _fold(self, node: Node) -> Node | None:
         """The number node exact constant folding unions with this node, if any."""
         op, children, _ = node
-        if op not in _FOLDS or not children:
+        spec = OPS.get(op)
+        if spec is None or spec.fold is None or not children:
             return None
-        values = []
+        values: list[Fraction] = []
         for child in children:
-            numbers = [n[2] for n in self.snapshot.classes[child] if n[0] == "num"]
+            numbers = [n[2] for n in self.snapshot.classes[child]
+                       if n[0] == "num" and isinstance(n[2], Fraction)]
             if not numbers:
                 return None
             values.append(numbers[0])
-        value = _FOLDS[op](*values)
+        value = folded(op, values)
         return None if value is None else ("num", (), value)
 
     def _distances(self, eclass: int, goal: Node) -> dict[Node, int]:
@@ -487,75 +490,3 @@ def _under(index: int, steps: list[RawStep]) -> list[RawStep]:
             for path, before, after, rule, reverse in steps]
 
 
-def _small(value: Fraction) -> bool:
-    return max(abs(value.numerator).bit_length(), value.denominator.bit_length()) < \
-        MAX_FOLD_BITS
-
-
-def _power(base: Fraction, exponent: Fraction) -> Fraction | None:
-    if exponent.denominator != 1 or abs(exponent) > MAX_FOLD_EXPONENT or not _small(base):
-        return None
-    if exponent < 0 and base == 0:
-        return None
-    return Fraction(base) ** int(exponent)
-
-
-Fold = Callable[..., Fraction | None]
-
-
-def _binary(operation: Fold) -> Fold:
-    def fold(a: Fraction, b: Fraction) -> Fraction | None:
-        return operation(a, b) if _small(a) and _small(b) else None
-    return fold
-
-
-def _truth(flag: bool) -> Fraction:
-    return Fraction(1 if flag else 0)
-
-
-# what the e-graph's exact folding computes (see analysis._folding_rules)
-_FOLDS: dict[str, Fold] = {
-    "add": _binary(lambda a, b: a + b), "sub": _binary(lambda a, b: a - b),
-    "mul": _binary(lambda a, b: a * b),
-    "div": _binary(lambda a, b: a / b if b != 0 else None),
-    "min": _binary(min), "max": _binary(max),
-    "neg": lambda a: -a, "abs": abs, "pow": _power,
-    "lt": lambda a, b: _truth(a < b), "le": lambda a, b: _truth(a <= b),
-    "gt": lambda a, b: _truth(a > b), "ge": lambda a, b: _truth(a >= b),
-    "eq": lambda a, b: _truth(a == b), "ne": lambda a, b: _truth(a != b),
-}
-
-
-def replay(start: Expr, raw: Sequence[RawStep]) -> list[Step]:
-    """The steps with the whole term after each (checking that each rewrites what is
-    there), less any detour that comes back to a term already passed."""
-    steps: list[Step] = []
-    term = start
-    passed = {start: 0}  # term -> the number of steps that reach it
-    for path, before, after, rule, reverse in raw:
-        if subterm(term, path) != before:
-            raise EqsatError(f"internal: a derivation step expected {before} at {path} of "
-                             f"{term}")
-        term = replace_at(term, path, after)
-        if term in passed:  # a loop: cut it out
-            del steps[passed[term]:]
-            passed = {t: n for t, n in passed.items() if n <= len(steps)}
-            continue
-        steps.append(Step(rule, path, before, after, term, reverse))
-        passed[term] = len(steps)
-    return steps
-
-
-def subterm(term: Expr, path: Sequence[int]) -> Expr:
-    for index in path:
-        term = term.args[index]
-    return term
-
-
-def replace_at(term: Expr, path: Sequence[int], new: Expr) -> Expr:
-    """term with the subterm at path replaced by new."""
-    if not path:
-        return new
-    args = list(term.args)
-    args[path[0]] = replace_at(args[path[0]], path[1:], new)
-    return make(term.op, *args)

@@ -22,7 +22,8 @@ from ..term.inputs import ExprInput, to_expr
 from ..term.numeric import evaluate
 from ..term.shape import is_tensor
 from ..verbs.simplify import simplify
-from .derivation import Deriver, OutOfBudget, RawStep, Step, replay
+from .derivation import Deriver, OutOfBudget, RawStep, Step
+from .replay import replay
 
 SAMPLE_POINTS = 64
 TOLERANCE = 1e-7  # relative difference allowed between the values before and after a step

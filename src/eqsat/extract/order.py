@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..algebra.normal import NUMBER_FOLDS
 from ..term.expr import Expr, make, number, rebuild
+from ..term.ops import OPS
 from ..term.shape import is_tensor
 
-FOLDED = ("add", "sub", "mul")  # by normal.NUMBER_FOLDS
+FOLDED = ("add", "sub", "mul")  # exactly, by their folds in the op table
 
 
 def _negated(term: Expr) -> Expr | None:
@@ -43,7 +43,7 @@ def display_order(expr: Expr) -> Expr:
 
     def form(op: str, args: list[Expr]) -> Expr:
         if op in FOLDED and all(a.is_number for a in args):  # else 2*(3*x) would cycle
-            return number(NUMBER_FOLDS[op](args[0].number, args[1].number))
+            return number(OPS[op].fold.exact(args[0].number, args[1].number))  # type: ignore[union-attr]
         if op in ("mul", "add") and scalar and args[1].op == op:
             inner, last = args[1].args
             return form(op, [form(op, [args[0], inner]), last])

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
+from typing import Any
 
 import mpmath
+
+from ..limits.budget import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
 
 Reference = Callable[..., mpmath.mpf]
 
@@ -33,6 +38,50 @@ class Sign(StrEnum):
     ANY = "any"  # nothing in general
     POSITIVE = "positive"  # f(a) > 0 for every a
     KEEPS_SIGN = "keeps sign"  # odd and increasing: f(a) has the sign of a (f(0) = 0)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Exact constant folding of an op on numbers: one definition for the e-graph's folding
+    rules, the normal forms, display order and the derivations. egglog: BigRat's primitive
+    for it (for a comparison, those that hold when it is true and when it is false; "=" is
+    the e-graph's equality). exact: the same on Fractions (a comparison gives a bool), None
+    where it is undefined. small: whether its operands must be below MAX_FOLD_BITS (the ops
+    that can make a number larger than theirs). divides: undefined where the second operand
+    is 0."""
+
+    egglog: tuple[str, ...]
+    exact: Callable[..., Any]
+    small: bool = True
+    compare: bool = False
+    divides: bool = False
+
+
+def _divided(a: Fraction, b: Fraction) -> Fraction | None:
+    return a / b if b != 0 else None
+
+
+def _power(base: Fraction, exponent: Fraction) -> Fraction | None:
+    """An integer power with an exponent up to MAX_FOLD_EXPONENT (a negative one: of a
+    nonzero base); others are not folded."""
+    if exponent.denominator != 1 or abs(exponent) > MAX_FOLD_EXPONENT or \
+            (exponent < 0 and base == 0):
+        return None
+    return Fraction(base) ** int(exponent)
+
+
+def _small(value: Fraction) -> bool:
+    return max(abs(value.numerator).bit_length(), value.denominator.bit_length()) < MAX_FOLD_BITS
+
+
+def folded(op: str, values: Sequence[Fraction]) -> Fraction | None:
+    """The exact value of op on these numbers (a comparison's: 1 or 0), as the e-graph folds
+    it; None where the op has no fold, is undefined there or an operand is too large."""
+    fold = OPS[op].fold if op in OPS else None
+    if fold is None or (fold.small and not all(map(_small, values))):
+        return None
+    value = fold.exact(*values)
+    return Fraction(int(value)) if fold.compare else value
 
 
 # the names of an op's operands in its derivative and definition, by arity
@@ -66,6 +115,7 @@ class Op:
     latex: str = ""
     sign: Sign = Sign.ANY
     numpy_cost: float | None = None
+    fold: Fold | None = None
 
     def __post_init__(self) -> None:
         if self.reference is not None and self.numpy_cost is None:
@@ -104,33 +154,45 @@ _P_EQUATION, _P_COMPARE, _P_ADD, _P_MUL, _P_NEG, _P_POW = 1, 5, 10, 20, 25, 30
 ROWS: list[Op] = [
     # arithmetic (pow's derivative is two rules with guards, in diff.rules)
     Op("add", 2, OpKind.INFIX, lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+",
-       precedence=_P_ADD, derivative="diff(a, x) + diff(b, x)", numpy_cost=1),
+       precedence=_P_ADD, derivative="diff(a, x) + diff(b, x)", numpy_cost=1,
+       fold=Fold(("+",), operator.add)),
     Op("sub", 2, OpKind.INFIX, lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
-       precedence=_P_ADD, derivative="diff(a, x) - diff(b, x)", numpy_cost=1),
+       precedence=_P_ADD, derivative="diff(a, x) - diff(b, x)", numpy_cost=1,
+       fold=Fold(("-",), operator.sub)),
     Op("mul", 2, OpKind.INFIX, lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
-       precedence=_P_MUL, derivative="diff(a, x)*b + a*diff(b, x)", numpy_cost=1),
+       precedence=_P_MUL, derivative="diff(a, x)*b + a*diff(b, x)", numpy_cost=1,
+       fold=Fold(("*",), operator.mul)),
     Op("div", 2, OpKind.INFIX, lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
        symbol="/", precedence=_P_MUL, derivative="(diff(a, x)*b - a*diff(b, x))/b^2",
-       numpy_cost=1),
+       numpy_cost=1,
+       fold=Fold(("/",), _divided, divides=True)),
     Op("pow", 2, OpKind.INFIX, mpmath.power, "np.power", ("powf", "pow"), 11,
        "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW,
-       numpy_cost=3),
+       numpy_cost=3,
+       fold=Fold(("pow",), _power)),
     Op("neg", 1, OpKind.PREFIX, lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
-       precedence=_P_NEG, derivative="-diff(a, x)", numpy_cost=0.7),
+       precedence=_P_NEG, derivative="-diff(a, x)", numpy_cost=0.7,
+       fold=Fold(("neg",), operator.neg, small=False)),
     # comparisons: 1 where true, 0 where false; piecewise constant, so their derivative is 0
     # wherever it exists
     Op("lt", 2, OpKind.INFIX, lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
-       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
+       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
+       fold=Fold(("<", ">="), operator.lt, small=False, compare=True)),
     Op("le", 2, OpKind.INFIX, lambda a, b: _truth(a <= b), "np.less_equal", ("", ""), 10,
-       symbol="<=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
+       symbol="<=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
+       fold=Fold(("<=", ">"), operator.le, small=False, compare=True)),
     Op("gt", 2, OpKind.INFIX, lambda a, b: _truth(a > b), "np.greater", ("", ""), 10, symbol=">",
-       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
+       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
+       fold=Fold((">", "<="), operator.gt, small=False, compare=True)),
     Op("ge", 2, OpKind.INFIX, lambda a, b: _truth(a >= b), "np.greater_equal", ("", ""), 10,
-       symbol=">=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
+       symbol=">=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
+       fold=Fold((">=", "<"), operator.ge, small=False, compare=True)),
     Op("eq", 2, OpKind.INFIX, lambda a, b: _truth(a == b), "np.equal", ("", ""), 10, symbol="==",
-       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
+       precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
+       fold=Fold(("=", "!="), operator.eq, small=False, compare=True)),
     Op("ne", 2, OpKind.INFIX, lambda a, b: _truth(a != b), "np.not_equal", ("", ""), 10,
-       symbol="!=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6),
+       symbol="!=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
+       fold=Fold(("!=", "="), operator.ne, small=False, compare=True)),
     # an equation `lhs = rhs`: a statement to solve, not a value
     Op("equation", 2, OpKind.RELATION, None, "", ("", ""), 10, "not a value", symbol="=",
        precedence=_P_EQUATION),
@@ -176,7 +238,8 @@ ROWS: list[Op] = [
        "-1 < x < 1", derivative="diff(a, x)/(1 - a^2)", sympy="atanh", sign=Sign.KEEPS_SIGN,
        numpy_cost=11),
     Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12,
-       derivative="sign(a)*diff(a, x)", sympy="Abs", numpy_cost=0.6),
+       derivative="sign(a)*diff(a, x)", sympy="Abs", numpy_cost=0.6,
+       fold=Fold(("abs",), abs, small=False)),
     Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12,
        derivative="0", sympy="sign", numpy_cost=0.6),
     Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1",
@@ -210,10 +273,12 @@ ROWS: list[Op] = [
        defined_as="log(exp(a) + exp(b))", numpy_cost=36),
     Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12,
        derivative="where(a < b, diff(a, x), diff(b, x))", sympy="Min", latex="\\min",
-       numpy_cost=1),
+       numpy_cost=1,
+       fold=Fold(("min",), min)),
     Op("max", 2, OpKind.FUNCTION, max, "np.maximum", ("fmaxf", "fmax"), 12,
        derivative="where(a > b, diff(a, x), diff(b, x))", sympy="Max", latex="\\max",
-       numpy_cost=1),
+       numpy_cost=1,
+       fold=Fold(("max",), max)),
     Op("where", 3, OpKind.FUNCTION, _where, "np.where", ("", ""), 12,
        derivative="where(c, diff(a, x), diff(b, x))", numpy_cost=1.8),
     # the derivative of the first argument in the second (a symbol); rules push it inward
