@@ -113,7 +113,7 @@ def test_every_module_is_in_a_layer_package() -> None:
     """Only the front and errors.py sit at the top; every other module is in its layer's
     folder, and each layer's package says what it holds in a docstring."""
     top = sorted(path.stem for path in SOURCE.glob("*.py"))
-    assert top == ["__init__", "cli", "demo", BASE]
+    assert top == ["__init__", "cli", "commands", "demo", BASE]
     packages = {path.parent.name for path in SOURCE.glob("*/__init__.py")}
     assert packages == {name for layer in LAYERS for name in layer}
     for name in packages:

@@ -392,12 +392,12 @@ def test_bad_input_is_one_message_and_exit_2(args: tuple[str, ...]) -> None:
 
 def test_an_internal_error_is_one_line_and_exit_1(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    from eqsat import cli
+    from eqsat import cli, commands
 
     def broken(*args: object, **kwargs: object) -> object:
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(cli, "simplify_report", broken)
+    monkeypatch.setattr(commands, "simplify_report", broken)
     assert cli.main(["simplify", "x"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("eqsat: internal error (ZeroDivisionError")
