@@ -16,7 +16,7 @@ import time
 from common import corpus
 
 import eqsat
-from eqsat.egraph.engines import engine
+from eqsat.egraph.per_thread import engine
 
 
 def _median_ms(query: object, repeats: int = 15) -> float:

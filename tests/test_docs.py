@@ -18,7 +18,7 @@ import pytest
 
 import eqsat
 from eqsat.cli import main
-from eqsat.rules.check import check_rule
+from eqsat.rules.soundness import check_rule
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

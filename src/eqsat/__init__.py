@@ -7,7 +7,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from .egraph.engines import engine
+from .egraph.per_thread import engine
 from .errors import (
     ArgumentError,
     EqsatError,

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .egraph.engines import engine
+from .egraph.per_thread import engine
 from .errors import EqsatError
 from .limits.budget import Limits
 from .limits.report import RunReport, StopReason

@@ -7,13 +7,13 @@ import time
 from functools import partial
 from pathlib import Path
 
-from .egraph.engines import engine
+from .egraph.per_thread import engine
 from .errors import ParseError, ShapeError
 from .explain.picture import egraph_dot
 from .explain.steps import explain
 from .limits.budget import Limits
-from .rules.check import check_rule
 from .rules.loader import parse_rules
+from .rules.soundness import check_rule
 from .term.display import latex, pretty
 from .term.expr import symbols
 from .term.parse import parse

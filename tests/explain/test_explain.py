@@ -11,7 +11,7 @@ import pytest
 
 import eqsat
 from eqsat.cli import main
-from eqsat.egraph.engines import engine
+from eqsat.egraph.per_thread import engine
 from eqsat.explain.derivation import FOLD, Step
 from eqsat.explain.replay import replace_at, subterm
 from eqsat.term.expr import Expr, make, number

@@ -8,7 +8,7 @@ import pytest
 
 import eqsat
 from eqsat.rules import Rule, parse_rules, shipped_rules
-from eqsat.rules.check import check_rule
+from eqsat.rules.soundness import check_rule
 
 LIBRARY = shipped_rules()  # the files' rules, and the [grad] rules made from [diff] ones
 

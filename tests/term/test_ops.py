@@ -94,8 +94,8 @@ ops.add_row(ops.Op("exp2", 1, ops.OpKind.FUNCTION, lambda a: mpmath.power(2, a),
 
 import eqsat
 from eqsat.rules import shipped_rules
-from eqsat.rules.check import check_rule
-from eqsat.rules.check_tensor import check_tensor_rule
+from eqsat.rules.soundness import check_rule
+from eqsat.rules.soundness_tensor import check_tensor_rule
 
 rules = {rule.name: rule for rule in shipped_rules().rules}
 gradient = eqsat.grad("exp2(x)*y", ["x", "y"])

@@ -11,7 +11,7 @@ import pytest
 import eqsat
 from eqsat import ShapeError, tensor
 from eqsat.rules import parse_rules
-from eqsat.rules.check import check_rule
+from eqsat.rules.soundness import check_rule
 from eqsat.term.shape import shape_of
 from tests.conftest import corpus
 

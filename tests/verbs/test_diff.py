@@ -189,7 +189,7 @@ DIRECT_CASES = [f"{op.name}({', '.join(['sin(x)/2', 'y*x', 'x - y'][:op.arity])}
 @pytest.mark.parametrize("text", DIRECT_CASES)
 def test_the_direct_derivative_equals_the_e_graphs(text: str) -> None:
     """The [diff] rules applied to the term equal the same rules saturated in an e-graph."""
-    from eqsat.egraph.engines import engine
+    from eqsat.egraph.per_thread import engine
     from eqsat.rules.derivative import derivative
     from eqsat.verbs.derivatives import saturated_derivative
 
@@ -205,7 +205,7 @@ def test_the_direct_derivative_equals_the_e_graphs(text: str) -> None:
 
 
 def test_a_guard_only_the_e_graph_proves_leaves_the_derivative_to_it() -> None:
-    from eqsat.egraph.engines import engine
+    from eqsat.egraph.per_thread import engine
     from eqsat.rules.derivative import derivative
 
     # d/dy (x^2 + 1)^y needs x^2 + 1 > 0, which the sign analysis proves and the term does not
@@ -217,7 +217,7 @@ def test_a_guard_only_the_e_graph_proves_leaves_the_derivative_to_it() -> None:
 def test_the_direct_derivative_takes_one_rule_per_shared_subterm() -> None:
     """A DAG with 81 distinct nodes (2^40 as a tree): one rule application per subterm
     that mentions x, and a derivative of linear size."""
-    from eqsat.egraph.engines import engine
+    from eqsat.egraph.per_thread import engine
     from eqsat.rules.derivative import derivative
 
     x = eqsat.symbol("x")

@@ -17,10 +17,10 @@ from ..encoding import shape_analysis
 from ..errors import EqsatError, RuleError
 from ..limits.budget import NUMBER_COST, SYMBOL_COST, setup
 from ..rules import RuleFile, library_paths, load_rules, shipped_rules
-from ..rules.check import check_rule
 from ..rules.compile import dropped, needs_free_vars, rewrite_command
 from ..rules.loader import check_unique
 from ..rules.model import Rule
+from ..rules.soundness import check_rule
 from ..term import arguments
 from ..term.ops import ROWS
 from . import analysis

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TreeExtractor
 from ..extract.tree import Node

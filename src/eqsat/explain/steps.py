@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TreeExtractor
 from ..limits.budget import Budget, Limits

@@ -16,10 +16,10 @@ from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
 from ..term.expr import Expr, make, number
 from ..term.numeric import reference
-from .check import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .solution import Case, Discarded, Solution, SolutionKind
+from .substitution import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph.engine import Engine

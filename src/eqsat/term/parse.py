@@ -19,7 +19,7 @@ from lark.exceptions import (
 )
 
 from ..errors import EqsatError, ParseError, ShapeError, ShapeParseError
-from ..limits.collector import collector_paused
+from ..limits.gc_pause import collector_paused
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, OpKind, lookup
 from .shape import AXIS_OPS, shape_of, with_axis

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar
 
-from ..limits.collector import collector_paused
+from ..limits.gc_pause import collector_paused
 from .expr import Expr, postorder
 from .ops import OPS, REDUCING, OpKind
 from .shape import ALL_AXES, AXIS_OPS

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # loaded when used
 
 def check_rules(paths: Iterable[str | Path], points: int = 300) -> list[Verdict]:
     """Load rule files and check every rule numerically; unsound ones carry a counterexample."""
-    from ..rules.check import check_rule
+    from ..rules.soundness import check_rule
 
     points = arguments.count(points, "points")
     return [check_rule(rule, points) for rule in load_rules(arguments.rule_files(paths)).rules]

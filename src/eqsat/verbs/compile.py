@@ -13,7 +13,7 @@ from ..codegen.guard import no_less_accurate
 from ..codegen.horner import horner
 from ..codegen.numpy import MODULE_NAMES, check_python_names
 from ..codegen.targets import target_named
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TensorCost, display_order, extract_dag
 from ..extract.tree import class_shapes

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TreeExtractor
 from ..limits.report import RunReport, StopReason

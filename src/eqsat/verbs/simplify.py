@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..algebra.normal import Normalised, in_lowest_terms, is_rational_node, normalise
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from ..extract.tree import class_shapes

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError, ShapeError
 from ..limits.budget import Limits
 from ..term import arguments

@@ -28,7 +28,7 @@ from ..accuracy.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, 
 from ..accuracy.search import Candidate, better, most_accurate
 from ..algebra.intervals import proven_facts
 from ..algebra.normal import normalise
-from ..egraph.engines import engine
+from ..egraph.per_thread import engine
 from ..errors import EqsatError, LimitError
 from ..extract import CostModel, TreeExtractor, display_order
 from ..limits.budget import Backstop, Budget, Limits

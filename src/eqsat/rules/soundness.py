@@ -11,9 +11,9 @@ import mpmath
 
 from ..term.expr import Expr, number, postorder
 from ..term.numeric import reference
-from .check_tensor import check_tensor_rule
 from .guards import DEPENDENCE_GUARDS, GUARDS
 from .model import Rule
+from .soundness_tensor import check_tensor_rule
 from .verdict import Verdict, smooth_function
 
 _SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
