@@ -11,6 +11,7 @@ import mpmath
 
 from ..term.expr import Expr, make, number, postorder
 from ..term.numeric import reference
+from ..term.ops import OPS
 from .solution import Discarded
 
 CHECK_DIGITS = 60
@@ -65,13 +66,6 @@ def _failure(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr],
 
 
 # op -> the bounds its argument must keep, as (comparison, bound)
-_DOMAIN: dict[str, tuple[tuple[str, int], ...]] = {
-    "log": (("gt", 0),), "sqrt": (("ge", 0),), "log1p": (("gt", -1),),
-    "asin": (("ge", -1), ("le", 1)), "acos": (("ge", -1), ("le", 1)),
-    "acosh": (("ge", 1),), "atanh": (("gt", -1), ("lt", 1)), "log1mexp": (("lt", 0),),
-}
-
-
 def definedness(value: Expr) -> tuple[Expr, ...]:
     """Where a symbolic value is defined (for the subterms that involve a symbol):
     denominators nonzero, logarithms of positives, square roots of non-negatives, inverse
@@ -84,9 +78,8 @@ def definedness(value: Expr) -> tuple[Expr, ...]:
             conditions.append(make("ne", node.args[1], number(0)))
         elif node.op == "tan":
             conditions.append(make("ne", make("cos", node.args[0]), number(0)))
-        elif node.op in _DOMAIN:
-            conditions += [make(op, node.args[0], number(bound))
-                           for op, bound in _DOMAIN[node.op]]
+        elif (spec := OPS.get(node.op)) is not None and spec.defined:  # the op row's domain
+            conditions += [make(op, node.args[0], number(bound)) for op, bound in spec.defined]
         elif node.op == "pow" and node.args[0].free_symbols():
             conditions += _power_domain(*node.args)
     return tuple(dict.fromkeys(conditions))

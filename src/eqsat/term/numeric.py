@@ -207,10 +207,6 @@ def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | No
 
 _ROUGH = 64  # bits for a magnitude that only a comparison or a count of digits reads
 
-_ABSORBING = {"exp": 1, "sigmoid": 1, "softplus": 1, "erfc": 1, "acos": 1, "cos": 2,
-              "cosh": 2}  # f(a) = f(0) + O(a^k) near 0: a tiny argument is absorbed
-
-
 def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath.mpf]:
     """How many digits a node's value hides, as ratios 10^k: a sum or difference spans its
     operands and result (cancellation, or a small operand absorbed by a large one; infinite
@@ -220,8 +216,8 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
         if not result:
             return [mpmath.inf] if sizes else []
         return [max(sizes) / min(sizes)]
-    if op in _ABSORBING and args[0] and abs(args[0]) < 1:
-        return [1 / abs(args[0]) ** _ABSORBING[op]]
+    if op in OPS and OPS[op].absorbs and args[0] and abs(args[0]) < 1:
+        return [1 / abs(args[0]) ** OPS[op].absorbs]
     if op == "log1mexp" and args[0] < -1:  # log(1 - exp(a)): exp(a) under 1
         return [mpmath.exp(-args[0])]
     if op == "logaddexp" and result and abs(result) < 1:  # log(1 + small)
@@ -233,11 +229,6 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
     return []
 
 
-# ops that exponentiate an argument (mpmath takes minutes, or runs out of memory, on
-# sigmoid(10^(10^13)), tanh and erfc alike)
-_EXPONENTIAL = frozenset({"exp", "expm1", "sinh", "cosh", "tanh", "erfc", "pow", "sigmoid",
-                          "softplus", "log1mexp", "logaddexp"})
-_PERIODIC = frozenset({"sin", "cos", "tan"})  # reduced modulo pi: digits of pi by magnitude
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
 
@@ -246,10 +237,11 @@ def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
     (exp(exp(exp(20))) has the argument 10^(2*10^8); sin(exp(x)) at x = 10^5 needs pi to
     43,000 digits): mpmath would take minutes or more on it, and no float input can produce
     it. Such points count as not finite."""
-    if op in _PERIODIC:
+    spec = OPS.get(op)
+    if spec is not None and spec.periodic:
         return bool(abs(args[0]) > ASTRONOMICAL)
-    if op not in _EXPONENTIAL:
-        return False
+    if spec is None or not spec.exponential:  # (mpmath takes minutes, or runs out of
+        return False  # memory, on sigmoid(10^(10^13)), tanh and erfc alike)
     if op == "pow":
         base, exponent = args
         with mpmath.workprec(_ROUGH):

@@ -84,6 +84,18 @@ def folded(op: str, values: Sequence[Fraction]) -> Fraction | None:
     return Fraction(int(value)) if fold.compare else value
 
 
+_RELATION_TEXT = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+
+
+def _domain_text(defined: tuple[tuple[str, int], ...]) -> str:
+    """-1 <= x <= 1 from (("ge", -1), ("le", 1)); x > 0 from (("gt", 0),)."""
+    if len(defined) == 2:
+        (low, lower), (high, upper) = defined
+        return f"{lower} {_RELATION_TEXT[low].replace('>', '<')} x {_RELATION_TEXT[high]} {upper}"
+    relation, bound = defined[0]
+    return f"x {_RELATION_TEXT[relation]} {bound}"
+
+
 # the names of an op's operands in its derivative and definition, by arity
 OPERANDS = {1: ("a",), 2: ("a", "b"), 3: ("c", "a", "b")}
 
@@ -116,8 +128,14 @@ class Op:
     sign: Sign = Sign.ANY
     numpy_cost: float | None = None
     fold: Fold | None = None
+    defined: tuple[tuple[str, int], ...] = ()  # where its operand must lie: ("ge", 0), ...
+    absorbs: int = 0  # k where f(a) = f(0) + O(a^k) near 0: a tiny argument is absorbed
+    exponential: bool = False  # exponentiates an argument (astronomically large values)
+    periodic: bool = False  # reduced modulo pi (digits of pi by the argument's magnitude)
 
     def __post_init__(self) -> None:
+        if self.defined:  # its domain in words, from the data
+            object.__setattr__(self, "domain", _domain_text(self.defined))
         if self.reference is not None and self.numpy_cost is None:
             raise ValueError(f"op {self.name}: an op with a reference needs its numpy_cost")
 
@@ -169,7 +187,8 @@ ROWS: list[Op] = [
     Op("pow", 2, OpKind.INFIX, mpmath.power, "np.power", ("powf", "pow"), 11,
        "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW,
        numpy_cost=3,
-       fold=Fold(("pow",), _power)),
+       fold=Fold(("pow",), _power),
+       exponential=True),
     Op("neg", 1, OpKind.PREFIX, lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
        precedence=_P_NEG, derivative="-diff(a, x)", numpy_cost=0.7,
        fold=Fold(("neg",), operator.neg, small=False)),
@@ -197,23 +216,31 @@ ROWS: list[Op] = [
     Op("equation", 2, OpKind.RELATION, None, "", ("", ""), 10, "not a value", symbol="=",
        precedence=_P_EQUATION),
     # elementary functions
-    Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15, "x >= 0",
-       derivative="diff(a, x)/(2*sqrt(a))", sympy="sqrt", numpy_cost=2.5),
+    Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15,
+       derivative="diff(a, x)/(2*sqrt(a))", sympy="sqrt", numpy_cost=2.5,
+       defined=(("ge", 0),)),
     Op("exp", 1, OpKind.FUNCTION, mpmath.exp, "np.exp", ("expf", "exp"), 20,
-       derivative="exp(a)*diff(a, x)", sympy="exp", sign=Sign.POSITIVE, numpy_cost=1.8),
-    Op("log", 1, OpKind.FUNCTION, mpmath.log, "np.log", ("logf", "log"), 20, "x > 0",
-       derivative="diff(a, x)/a", sympy="log", latex="\\log", numpy_cost=1.8),
+       derivative="exp(a)*diff(a, x)", sympy="exp", sign=Sign.POSITIVE, numpy_cost=1.8,
+       absorbs=1, exponential=True),
+    Op("log", 1, OpKind.FUNCTION, mpmath.log, "np.log", ("logf", "log"), 20,
+       derivative="diff(a, x)/a", sympy="log", latex="\\log", numpy_cost=1.8,
+       defined=(("gt", 0),)),
     Op("sin", 1, OpKind.FUNCTION, mpmath.sin, "np.sin", ("sinf", "sin"), 20,
-       derivative="cos(a)*diff(a, x)", sympy="sin", latex="\\sin", numpy_cost=19),
+       derivative="cos(a)*diff(a, x)", sympy="sin", latex="\\sin", numpy_cost=19,
+       periodic=True),
     Op("cos", 1, OpKind.FUNCTION, mpmath.cos, "np.cos", ("cosf", "cos"), 20,
-       derivative="-sin(a)*diff(a, x)", sympy="cos", latex="\\cos", numpy_cost=20),
+       derivative="-sin(a)*diff(a, x)", sympy="cos", latex="\\cos", numpy_cost=20,
+       absorbs=2, periodic=True),
     Op("tan", 1, OpKind.FUNCTION, mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0",
-       derivative="(1 + tan(a)^2)*diff(a, x)", sympy="tan", latex="\\tan", numpy_cost=3),
-    Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20, "-1 <= x <= 1",
+       derivative="(1 + tan(a)^2)*diff(a, x)", sympy="tan", latex="\\tan", numpy_cost=3,
+       periodic=True),
+    Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20,
        derivative="diff(a, x)/sqrt(1 - a^2)", sympy="asin", latex="\\arcsin",
-       sign=Sign.KEEPS_SIGN, numpy_cost=12),
-    Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20, "-1 <= x <= 1",
-       derivative="-diff(a, x)/sqrt(1 - a^2)", sympy="acos", latex="\\arccos", numpy_cost=13),
+       sign=Sign.KEEPS_SIGN, numpy_cost=12,
+       defined=(("ge", -1), ("le", 1))),
+    Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20,
+       derivative="-diff(a, x)/sqrt(1 - a^2)", sympy="acos", latex="\\arccos", numpy_cost=13,
+       defined=(("ge", -1), ("le", 1)), absorbs=1),
     Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20,
        derivative="diff(a, x)/(1 + a^2)", sympy="atan", latex="\\arctan", sign=Sign.KEEPS_SIGN,
        numpy_cost=2.7),
@@ -222,32 +249,39 @@ ROWS: list[Op] = [
        numpy_cost=5),
     Op("sinh", 1, OpKind.FUNCTION, mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20,
        derivative="cosh(a)*diff(a, x)", sympy="sinh", latex="\\sinh", sign=Sign.KEEPS_SIGN,
-       numpy_cost=2.6),
+       numpy_cost=2.6,
+       exponential=True),
     Op("cosh", 1, OpKind.FUNCTION, mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20,
        derivative="sinh(a)*diff(a, x)", sympy="cosh", latex="\\cosh", sign=Sign.POSITIVE,
-       numpy_cost=2.1),
+       numpy_cost=2.1,
+       absorbs=2, exponential=True),
     Op("tanh", 1, OpKind.FUNCTION, mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20,
        derivative="(1 - tanh(a)^2)*diff(a, x)", sympy="tanh", latex="\\tanh",
-       sign=Sign.KEEPS_SIGN, numpy_cost=3.8),
+       sign=Sign.KEEPS_SIGN, numpy_cost=3.8,
+       exponential=True),
     Op("asinh", 1, OpKind.FUNCTION, mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20,
        derivative="diff(a, x)/sqrt(a^2 + 1)", sympy="asinh", sign=Sign.KEEPS_SIGN,
        numpy_cost=4.6),
-    Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20, "x >= 1",
-       derivative="diff(a, x)/sqrt(a^2 - 1)", sympy="acosh", numpy_cost=14.5),
+    Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20,
+       derivative="diff(a, x)/sqrt(a^2 - 1)", sympy="acosh", numpy_cost=14.5,
+       defined=(("ge", 1),)),
     Op("atanh", 1, OpKind.FUNCTION, mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
-       "-1 < x < 1", derivative="diff(a, x)/(1 - a^2)", sympy="atanh", sign=Sign.KEEPS_SIGN,
-       numpy_cost=11),
+       derivative="diff(a, x)/(1 - a^2)", sympy="atanh", sign=Sign.KEEPS_SIGN,
+       numpy_cost=11,
+       defined=(("gt", -1), ("lt", 1))),
     Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12,
        derivative="sign(a)*diff(a, x)", sympy="Abs", numpy_cost=0.6,
        fold=Fold(("abs",), abs, small=False)),
     Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12,
        derivative="0", sympy="sign", numpy_cost=0.6),
-    Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20, "x > -1",
+    Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20,
        derivative="diff(a, x)/(1 + a)", defined_as="log(1 + a)", sign=Sign.KEEPS_SIGN,
-       numpy_cost=2.5),
+       numpy_cost=2.5,
+       defined=(("gt", -1),)),
     Op("expm1", 1, OpKind.FUNCTION, mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20,
        derivative="exp(a)*diff(a, x)", defined_as="exp(a) - 1", sign=Sign.KEEPS_SIGN,
-       numpy_cost=3.1),
+       numpy_cost=3.1,
+       exponential=True),
     Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20,
        derivative="(a*diff(a, x) + b*diff(b, x))/hypot(a, b)", defined_as="sqrt(a^2 + b^2)",
        numpy_cost=35),
@@ -256,21 +290,26 @@ ROWS: list[Op] = [
        numpy_cost=200),
     Op("erfc", 1, OpKind.FUNCTION, mpmath.erfc, "erfc", ("erfcf", "erfc"), 20,
        derivative="-2/sqrt(pi)*exp(-a^2)*diff(a, x)", sympy="erfc", sign=Sign.POSITIVE,
-       numpy_cost=200),
+       numpy_cost=200,
+       absorbs=1, exponential=True),
     Op("sigmoid", 1, OpKind.FUNCTION, lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
        ("eqsat_sigmoidf", "eqsat_sigmoid"), 20,
        derivative="sigmoid(a)*(1 - sigmoid(a))*diff(a, x)", defined_as="1/(1 + exp(-a))",
-       sign=Sign.POSITIVE, numpy_cost=40),
+       sign=Sign.POSITIVE, numpy_cost=40,
+       absorbs=1, exponential=True),
     Op("softplus", 1, OpKind.FUNCTION, lambda a: mpmath.log1p(mpmath.exp(a)), "softplus",
        ("eqsat_softplusf", "eqsat_softplus"), 20, derivative="sigmoid(a)*diff(a, x)",
-       defined_as="log(1 + exp(a))", sign=Sign.POSITIVE, numpy_cost=36),
+       defined_as="log(1 + exp(a))", sign=Sign.POSITIVE, numpy_cost=36,
+       absorbs=1, exponential=True),
     Op("log1mexp", 1, OpKind.FUNCTION, _log1mexp, "log1mexp",
-       ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, "x < 0", derivative="-diff(a, x)/expm1(-a)",
-       defined_as="log(1 - exp(a))", numpy_cost=19),
+       ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, derivative="-diff(a, x)/expm1(-a)",
+       defined_as="log(1 - exp(a))", numpy_cost=19,
+       defined=(("lt", 0),), exponential=True),
     Op("logaddexp", 2, OpKind.FUNCTION, lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
        "np.logaddexp", ("eqsat_logaddexpf", "eqsat_logaddexp"), 20,
        derivative="sigmoid(a - b)*diff(a, x) + sigmoid(b - a)*diff(b, x)",
-       defined_as="log(exp(a) + exp(b))", numpy_cost=36),
+       defined_as="log(exp(a) + exp(b))", numpy_cost=36,
+       exponential=True),
     Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12,
        derivative="where(a < b, diff(a, x), diff(b, x))", sympy="Min", latex="\\min",
        numpy_cost=1,
