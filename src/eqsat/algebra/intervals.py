@@ -4,83 +4,13 @@ where a domain says so (x in [2, 3]: x - 1 > 0)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 import mpmath
 
+from ..term.bounds import WHOLE, Interval, iv
 from ..term.expr import Expr, postorder
 from ..term.ops import OPS, Sign
-
-iv = mpmath.iv
-Interval = Any  # an mpmath.iv.mpf (mpmath has no types)
-WHOLE = iv.mpf(["-inf", "inf"])
-SLACK = mpmath.mpf(2) ** -40  # relative widening of a function's values at an interval's ends
-
-
-def _clipped(low: float, function: Callable[[Interval], Interval]) -> Callable[..., Interval]:
-    """A function defined above `low` (at it, too): the bounds of its values where defined."""
-    def bounded(x: Interval) -> Interval:
-        if x.b <= low:
-            return WHOLE  # defined nowhere here: nothing to say
-        return function(iv.mpf([max(x.a, low), x.b]))
-    return bounded
-
-
-def _monotone(function: Callable[[mpmath.mpf], mpmath.mpf],
-              increasing: bool = True) -> Callable[[Interval], Interval]:
-    """An increasing (or decreasing) function, from its values at the ends (mpmath's, to
-    nearest at 53 bits or more), widened by SLACK."""
-    def bounded(x: Interval) -> Interval:
-        ends = [function(mpmath.mpf(x.a)), function(mpmath.mpf(x.b))]
-        low, high = (ends if increasing else ends[::-1])
-        return iv.mpf([low - abs(low) * SLACK, high + abs(high) * SLACK])
-    return bounded
-
-
-def _div(a: Interval, b: Interval) -> Interval:
-    if b.a <= 0 <= b.b:
-        return WHOLE
-    return a / b
-
-
-def _pow(a: Interval, b: Interval) -> Interval:
-    if b.a == b.b and mpmath.mpf(b.a) == int(b.a) and 0 <= b.a <= 64:
-        n = int(b.a)
-        result = iv.mpf(1)
-        for _ in range(n):
-            result = result * a
-        if n % 2 == 0 and a.a < 0 < a.b:  # a square is not negative, even of a span over 0
-            result = iv.mpf([0, result.b])
-        return result
-    if a.a > 0:
-        return iv.exp(b * iv.log(a))
-    return WHOLE
-
-
-BOUNDS: dict[str, Callable[..., Interval]] = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "div": _div,
-    "neg": lambda a: -a,
-    "pow": _pow,
-    "sqrt": _clipped(0, iv.sqrt),
-    "exp": iv.exp,
-    "log": _clipped(0, iv.log),
-    "log1p": _clipped(-1, iv.log1p),
-    "expm1": _monotone(mpmath.expm1),  # (iv.expm1 of a wide interval takes 0.2 s)
-    "sin": iv.sin,
-    "cos": iv.cos,
-    "atan": _monotone(mpmath.atan),
-    "sinh": _monotone(mpmath.sinh),
-    "tanh": _monotone(mpmath.tanh),
-    "asinh": _monotone(mpmath.asinh),
-    "erf": _monotone(mpmath.erf),
-    "erfc": _monotone(mpmath.erfc, increasing=False),
-    "abs": lambda a: iv.mpf([0 if a.a <= 0 <= a.b else min(abs(a.a), abs(a.b)),
-                             max(abs(a.a), abs(a.b))]),
-}
 
 
 def bounds(expr: Expr, ranges: Mapping[str, tuple[float, float]]) -> dict[Expr, Interval]:
@@ -93,9 +23,9 @@ def bounds(expr: Expr, ranges: Mapping[str, tuple[float, float]]) -> dict[Expr, 
             found[node] = iv.mpf([low, high])
         elif node.is_number:
             found[node] = iv.mpf(node.number.numerator) / node.number.denominator
-        elif node.op in BOUNDS:
+        elif (bound := OPS[node.op].bounds if node.op in OPS else None) is not None:
             try:
-                found[node] = BOUNDS[node.op](*(found[a] for a in node.args))
+                found[node] = bound(*(found[a] for a in node.args))
             except (ZeroDivisionError, ValueError, ArithmeticError):
                 found[node] = WHOLE
         elif node.op in OPS and OPS[node.op].sign == Sign.POSITIVE:
