@@ -22,47 +22,17 @@ CONTRADICTION_RULESET = "contradictions"  # run before every folding iteration (
 # class, so the numbers multiply without end (a single egglog step that never returned).
 CONTRADICTION = "Contradiction"
 
-# (op, fact required of each argument or None, fact concluded) -- signs where the op is defined
-_SIGN_TABLE: list[tuple[str, tuple[str | None, ...], str]] = [
-    ("add", ("Pos", "NonNeg"), "Pos"), ("add", ("NonNeg", "Pos"), "Pos"),
-    ("add", ("NonNeg", "NonNeg"), "NonNeg"), ("add", ("Neg", "NonPos"), "Neg"),
-    ("add", ("NonPos", "Neg"), "Neg"), ("add", ("NonPos", "NonPos"), "NonPos"),
-    ("sub", ("Pos", "NonPos"), "Pos"), ("sub", ("NonNeg", "Neg"), "Pos"),
-    ("sub", ("NonNeg", "NonPos"), "NonNeg"), ("sub", ("Neg", "NonNeg"), "Neg"),
-    ("sub", ("NonPos", "Pos"), "Neg"), ("sub", ("NonPos", "NonNeg"), "NonPos"),
-    ("neg", ("Pos",), "Neg"), ("neg", ("Neg",), "Pos"), ("neg", ("NonNeg",), "NonPos"),
-    ("neg", ("NonPos",), "NonNeg"), ("neg", ("NonZero",), "NonZero"),
-    ("pow", ("Pos", None), "Pos"), ("pow", ("NonNeg", None), "NonNeg"),
-    ("pow", ("NonZero", None), "NonZero"),
-    ("sqrt", (None,), "NonNeg"), ("sqrt", ("Pos",), "Pos"),
-    ("abs", (None,), "NonNeg"), ("abs", ("NonZero",), "Pos"),
-    ("sign", ("Pos",), "Pos"), ("sign", ("Neg",), "Neg"), ("sign", ("NonNeg",), "NonNeg"),
-    ("sign", ("NonPos",), "NonPos"), ("sign", ("NonZero",), "NonZero"), ("sign", (None,), "IsInt"),
-    ("hypot", (None, None), "NonNeg"), ("acos", (None,), "NonNeg"), ("acosh", (None,), "NonNeg"),
-    ("max", ("Pos", None), "Pos"), ("max", (None, "Pos"), "Pos"),
-    ("max", ("NonNeg", None), "NonNeg"), ("max", (None, "NonNeg"), "NonNeg"),
-    ("max", ("Neg", "Neg"), "Neg"), ("max", ("NonPos", "NonPos"), "NonPos"),
-    ("min", ("Neg", None), "Neg"), ("min", (None, "Neg"), "Neg"),
-    ("min", ("NonPos", None), "NonPos"), ("min", (None, "NonPos"), "NonPos"),
-    ("min", ("Pos", "Pos"), "Pos"), ("min", ("NonNeg", "NonNeg"), "NonNeg"),
-]
-for _op in ("mul", "div"):  # same signs for a product and a quotient
-    _SIGN_TABLE += [
-        (_op, ("Pos", "Pos"), "Pos"), (_op, ("Neg", "Neg"), "Pos"), (_op, ("Pos", "Neg"), "Neg"),
-        (_op, ("Neg", "Pos"), "Neg"), (_op, ("NonNeg", "NonNeg"), "NonNeg"),
-        (_op, ("NonPos", "NonPos"), "NonNeg"), (_op, ("NonNeg", "NonPos"), "NonPos"),
-        (_op, ("NonPos", "NonNeg"), "NonPos"), (_op, ("NonZero", "NonZero"), "NonZero"),
-    ]
-for _spec in ROWS:  # what the op table says of signs
+# (op, fact required of each argument or None, fact concluded): the op table's sign facts
+_SIGN_TABLE: list[tuple[str, tuple[str | None, ...], str]] = []
+for _spec in ROWS:
+    _SIGN_TABLE += [(_spec.name, needs, concluded) for needs, concluded in _spec.signs]
     if _spec.sign == Sign.POSITIVE:
         _SIGN_TABLE.append((_spec.name, (None,) * _spec.arity, "Pos"))
     elif _spec.sign == Sign.KEEPS_SIGN:
-        for _fact in ("Pos", "Neg", "NonNeg", "NonPos", "NonZero"):
-            _SIGN_TABLE.append((_spec.name, (_fact,), _fact))
-for _op in ("add", "sub", "mul", "min", "max"):
-    _SIGN_TABLE.append((_op, ("IsInt", "IsInt"), "IsInt"))
-for _op in ("neg", "abs"):
-    _SIGN_TABLE.append((_op, ("IsInt",), "IsInt"))
+        _SIGN_TABLE += [(_spec.name, (fact,), fact)
+                        for fact in ("Pos", "Neg", "NonNeg", "NonPos", "NonZero")]
+    if _spec.integral:
+        _SIGN_TABLE.append((_spec.name, ("IsInt",) * _spec.arity, "IsInt"))
 
 # fact => fact, and pairs of facts => fact
 _IMPLIED: list[tuple[tuple[str, ...], str]] = [

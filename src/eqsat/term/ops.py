@@ -34,7 +34,7 @@ SCALAR_KINDS = (OpKind.INFIX, OpKind.PREFIX, OpKind.FUNCTION)  # values, written
 
 class Sign(StrEnum):
     """What an op does to the sign of its operand, where that is all there is to say (other
-    sign facts, such as sqrt's or max's, are listed case by case in analysis.py)."""
+    sign facts, such as sqrt's or max's, are its row's `signs`, case by case)."""
 
     ANY = "any"  # nothing in general
     POSITIVE = "positive"  # f(a) > 0 for every a
@@ -97,6 +97,36 @@ def _domain_text(defined: tuple[tuple[str, int], ...]) -> str:
     return f"x {_RELATION_TEXT[relation]} {bound}"
 
 
+# (the fact required of each operand or None, the fact concluded): the e-graph's sign
+# analysis, where the op is defined
+SignRule = tuple[tuple[str | None, ...], str]
+_SUM_SIGNS: tuple[SignRule, ...] = (
+    (("Pos", "NonNeg"), "Pos"), (("NonNeg", "Pos"), "Pos"), (("NonNeg", "NonNeg"), "NonNeg"),
+    (("Neg", "NonPos"), "Neg"), (("NonPos", "Neg"), "Neg"), (("NonPos", "NonPos"), "NonPos"))
+_DIFFERENCE_SIGNS: tuple[SignRule, ...] = (
+    (("Pos", "NonPos"), "Pos"), (("NonNeg", "Neg"), "Pos"), (("NonNeg", "NonPos"), "NonNeg"),
+    (("Neg", "NonNeg"), "Neg"), (("NonPos", "Pos"), "Neg"), (("NonPos", "NonNeg"), "NonPos"))
+_PRODUCT_SIGNS: tuple[SignRule, ...] = (  # a product's, and a quotient's
+    (("Pos", "Pos"), "Pos"), (("Neg", "Neg"), "Pos"), (("Pos", "Neg"), "Neg"),
+    (("Neg", "Pos"), "Neg"), (("NonNeg", "NonNeg"), "NonNeg"), (("NonPos", "NonPos"), "NonNeg"),
+    (("NonNeg", "NonPos"), "NonPos"), (("NonPos", "NonNeg"), "NonPos"),
+    (("NonZero", "NonZero"), "NonZero"))
+_NEGATED_SIGNS: tuple[SignRule, ...] = (
+    (("Pos",), "Neg"), (("Neg",), "Pos"), (("NonNeg",), "NonPos"), (("NonPos",), "NonNeg"),
+    (("NonZero",), "NonZero"))
+_POWER_SIGNS: tuple[SignRule, ...] = (
+    (("Pos", None), "Pos"), (("NonNeg", None), "NonNeg"), (("NonZero", None), "NonZero"))
+_MAX_SIGNS: tuple[SignRule, ...] = (
+    (("Pos", None), "Pos"), ((None, "Pos"), "Pos"), (("NonNeg", None), "NonNeg"),
+    ((None, "NonNeg"), "NonNeg"), (("Neg", "Neg"), "Neg"), (("NonPos", "NonPos"), "NonPos"))
+_MIN_SIGNS: tuple[SignRule, ...] = (
+    (("Neg", None), "Neg"), ((None, "Neg"), "Neg"), (("NonPos", None), "NonPos"),
+    ((None, "NonPos"), "NonPos"), (("Pos", "Pos"), "Pos"), (("NonNeg", "NonNeg"), "NonNeg"))
+_SIGN_OF_SIGNS: tuple[SignRule, ...] = (
+    (("Pos",), "Pos"), (("Neg",), "Neg"), (("NonNeg",), "NonNeg"), (("NonPos",), "NonPos"),
+    (("NonZero",), "NonZero"), ((None,), "IsInt"))
+
+
 # the names of an op's operands in its derivative and definition, by arity
 OPERANDS = {1: ("a",), 2: ("a", "b"), 3: ("c", "a", "b")}
 
@@ -134,6 +164,8 @@ class Op:
     exponential: bool = False  # exponentiates an argument (astronomically large values)
     periodic: bool = False  # reduced modulo pi (digits of pi by the argument's magnitude)
     bounds: Callable[..., Any] | None = None  # its values' interval from its operands' (bounds.py)
+    signs: tuple[SignRule, ...] = ()  # sign facts case by case, beyond `sign`
+    integral: bool = False  # an integer wherever its operands are integers
 
     def __post_init__(self) -> None:
         if self.defined:  # its domain in words, from the data
@@ -176,30 +208,36 @@ ROWS: list[Op] = [
     Op("add", 2, OpKind.INFIX, lambda a, b: a + b, "np.add", ("", ""), 10, symbol="+",
        precedence=_P_ADD, derivative="diff(a, x) + diff(b, x)", numpy_cost=1,
        fold=Fold(("+",), operator.add),
-       bounds=lambda a, b: a + b),
+       bounds=lambda a, b: a + b,
+       signs=_SUM_SIGNS, integral=True),
     Op("sub", 2, OpKind.INFIX, lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
        precedence=_P_ADD, derivative="diff(a, x) - diff(b, x)", numpy_cost=1,
        fold=Fold(("-",), operator.sub),
-       bounds=lambda a, b: a - b),
+       bounds=lambda a, b: a - b,
+       signs=_DIFFERENCE_SIGNS, integral=True),
     Op("mul", 2, OpKind.INFIX, lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
        precedence=_P_MUL, derivative="diff(a, x)*b + a*diff(b, x)", numpy_cost=1,
        fold=Fold(("*",), operator.mul),
-       bounds=lambda a, b: a * b),
+       bounds=lambda a, b: a * b,
+       signs=_PRODUCT_SIGNS, integral=True),
     Op("div", 2, OpKind.INFIX, lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
        symbol="/", precedence=_P_MUL, derivative="(diff(a, x)*b - a*diff(b, x))/b^2",
        numpy_cost=1,
        fold=Fold(("/",), _divided, divides=True),
-       bounds=divided),
+       bounds=divided,
+       signs=_PRODUCT_SIGNS),
     Op("pow", 2, OpKind.INFIX, mpmath.power, "np.power", ("powf", "pow"), 11,
        "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW,
        numpy_cost=3,
        fold=Fold(("pow",), _power),
        exponential=True,
-       bounds=powered),
+       bounds=powered,
+       signs=_POWER_SIGNS),
     Op("neg", 1, OpKind.PREFIX, lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
        precedence=_P_NEG, derivative="-diff(a, x)", numpy_cost=0.7,
        fold=Fold(("neg",), operator.neg, small=False),
-       bounds=lambda a: -a),
+       bounds=lambda a: -a,
+       signs=_NEGATED_SIGNS, integral=True),
     # comparisons: 1 where true, 0 where false; piecewise constant, so their derivative is 0
     # wherever it exists
     Op("lt", 2, OpKind.INFIX, lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
@@ -227,7 +265,8 @@ ROWS: list[Op] = [
     Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15,
        derivative="diff(a, x)/(2*sqrt(a))", sympy="sqrt", numpy_cost=2.5,
        defined=(("ge", 0),),
-       bounds=clipped(0, iv.sqrt)),
+       bounds=clipped(0, iv.sqrt),
+       signs=(((None,), "NonNeg"), (("Pos",), "Pos"))),
     Op("exp", 1, OpKind.FUNCTION, mpmath.exp, "np.exp", ("expf", "exp"), 20,
        derivative="exp(a)*diff(a, x)", sympy="exp", sign=Sign.POSITIVE, numpy_cost=1.8,
        absorbs=1, exponential=True,
@@ -253,7 +292,8 @@ ROWS: list[Op] = [
        defined=(("ge", -1), ("le", 1))),
     Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20,
        derivative="-diff(a, x)/sqrt(1 - a^2)", sympy="acos", latex="\\arccos", numpy_cost=13,
-       defined=(("ge", -1), ("le", 1)), absorbs=1),
+       defined=(("ge", -1), ("le", 1)), absorbs=1,
+       signs=(((None,), "NonNeg"),)),
     Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20,
        derivative="diff(a, x)/(1 + a^2)", sympy="atan", latex="\\arctan", sign=Sign.KEEPS_SIGN,
        numpy_cost=2.7,
@@ -281,7 +321,8 @@ ROWS: list[Op] = [
        bounds=monotone(mpmath.asinh)),
     Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20,
        derivative="diff(a, x)/sqrt(a^2 - 1)", sympy="acosh", numpy_cost=14.5,
-       defined=(("ge", 1),)),
+       defined=(("ge", 1),),
+       signs=(((None,), "NonNeg"),)),
     Op("atanh", 1, OpKind.FUNCTION, mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
        derivative="diff(a, x)/(1 - a^2)", sympy="atanh", sign=Sign.KEEPS_SIGN,
        numpy_cost=11,
@@ -289,9 +330,11 @@ ROWS: list[Op] = [
     Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12,
        derivative="sign(a)*diff(a, x)", sympy="Abs", numpy_cost=0.6,
        fold=Fold(("abs",), abs, small=False),
-       bounds=absolute),
+       bounds=absolute,
+       signs=(((None,), "NonNeg"), (("NonZero",), "Pos")), integral=True),
     Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12,
-       derivative="0", sympy="sign", numpy_cost=0.6),
+       derivative="0", sympy="sign", numpy_cost=0.6,
+       signs=_SIGN_OF_SIGNS),
     Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20,
        derivative="diff(a, x)/(1 + a)", defined_as="log(1 + a)", sign=Sign.KEEPS_SIGN,
        numpy_cost=2.5,
@@ -304,7 +347,8 @@ ROWS: list[Op] = [
        bounds=monotone(mpmath.expm1)),  # (iv.expm1 of a wide interval takes 0.2 s)
     Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20,
        derivative="(a*diff(a, x) + b*diff(b, x))/hypot(a, b)", defined_as="sqrt(a^2 + b^2)",
-       numpy_cost=35),
+       numpy_cost=35,
+       signs=(((None, None), "NonNeg"),)),
     Op("erf", 1, OpKind.FUNCTION, mpmath.erf, "erf", ("erff", "erf"), 20,
        derivative="2/sqrt(pi)*exp(-a^2)*diff(a, x)", sympy="erf", sign=Sign.KEEPS_SIGN,
        numpy_cost=200,
@@ -335,11 +379,13 @@ ROWS: list[Op] = [
     Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12,
        derivative="where(a < b, diff(a, x), diff(b, x))", sympy="Min", latex="\\min",
        numpy_cost=1,
-       fold=Fold(("min",), min)),
+       fold=Fold(("min",), min),
+       signs=_MIN_SIGNS, integral=True),
     Op("max", 2, OpKind.FUNCTION, max, "np.maximum", ("fmaxf", "fmax"), 12,
        derivative="where(a > b, diff(a, x), diff(b, x))", sympy="Max", latex="\\max",
        numpy_cost=1,
-       fold=Fold(("max",), max)),
+       fold=Fold(("max",), max),
+       signs=_MAX_SIGNS, integral=True),
     Op("where", 3, OpKind.FUNCTION, _where, "np.where", ("", ""), 12,
        derivative="where(c, diff(a, x), diff(b, x))", numpy_cost=1.8),
     # the derivative of the first argument in the second (a symbol); rules push it inward
