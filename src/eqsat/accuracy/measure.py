@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import itertools
 import math
 import random
 import sys
@@ -19,10 +18,13 @@ from ..errors import EqsatError
 from ..limits.budget import Backstop
 from ..term.expr import Expr
 from ..term.numeric import evaluate, reference
+from ..term.sampling import (
+    DTYPES,
+    float_bits,
+    float_ordinals,
+)
 
 Domain = Mapping[str, tuple[float, float]] | str | None
-DTYPES: dict[str, tuple[Any, Any, int, int]] = {  # float type, int type, precision, width
-    "float64": (np.float64, np.int64, 53, 64), "float32": (np.float32, np.int32, 24, 32)}
 TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
 MAX_TRIES = 50  # sampling rounds of rejection against a precondition
 
@@ -40,27 +42,6 @@ class Sample:
         return len(self.truth)
 
 
-def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
-    """Floats as integers in their order, so that adjacent floats differ by 1."""
-    float_type, int_type, _, width = DTYPES[dtype]
-    bits = np.asarray(values, dtype=float_type).view(int_type).astype(np.int64)
-    mask = (1 << (width - 1)) - 1
-    return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
-
-
-def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
-    """The floats of these ordinals (float_ordinals backwards)."""
-    float_type, int_type, _, width = DTYPES[dtype]
-    sign = 1 << (width - 1)
-    raw = [o if o >= 0 else (-o) | sign for o in ordinals]
-    as_unsigned = np.array(raw, dtype=np.uint64 if width == 64 else np.uint32)
-    floats: np.ndarray = as_unsigned.view(int_type).view(float_type)
-    return floats
-
-
-def float_at(ordinal: int, dtype: str) -> float:
-    """The float of one ordinal."""
-    return float(float_from_ordinals([ordinal], dtype)[0])
 
 
 def sample_at(expr: Expr, points: Sequence[Mapping[str, float]], dtype: str) -> Sample | None:
@@ -319,33 +300,6 @@ def inside(domain: Domain, values: Mapping[str, np.ndarray]) -> np.ndarray:
     return mask
 
 
-def _draw(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
-    """Floats drawn uniformly among the float bit patterns between low and high."""
-    largest = float(np.finfo(DTYPES[dtype][0]).max)
-    low, high = max(low, -largest), min(high, largest)
-    start, stop = float_ordinals(np.array([low, high]), dtype)
-    return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
-
-
-def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
-               seed: int = 0) -> dict[str, np.ndarray]:
-    """count points without true values: each variable's float bit patterns within its range
-    cut into count equal strata, one float drawn in each, in an order shuffled per variable.
-    Every binade is met where count is at least their number (about 4,200 for float64), as
-    uniform draws would not: the binade where exp(x + x) overflows and exp(x) does not is one
-    of 2,100 positive ones."""
-    rng = random.Random(seed)
-    found = {}
-    for name, (low, high) in sorted(ranges.items()):
-        largest = float(np.finfo(DTYPES[dtype][0]).max)
-        start, stop = float_ordinals(np.array([max(low, -largest), min(high, largest)]), dtype)
-        cuts = [start + (stop + 1 - start) * k // count for k in range(count + 1)]
-        ordinals = [rng.randint(a, max(a, b - 1)) for a, b in itertools.pairwise(cuts)]
-        rng.shuffle(ordinals)
-        found[name] = float_from_ordinals(ordinals, dtype)
-    return found
-
-
 def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "float64",
            seed: int = 0, variables: Sequence[str] | None = None,
            backstop: Backstop | None = None, tries: int = MAX_TRIES) -> Sample:
@@ -369,7 +323,7 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
     kept: dict[str, list[float]] = {n: [] for n in names}
     truth: list[float] = []
     for _ in range(tries):
-        drawn = {n: _draw(rng, *ranges[n], points, dtype) for n in names}
+        drawn = {n: float_bits(rng, *ranges[n], points, dtype) for n in names}
         mask = holds(drawn) if holds is not None else np.ones(points, dtype=bool)
         mask = np.broadcast_to(mask, (points,))
         for i in np.flatnonzero(mask):

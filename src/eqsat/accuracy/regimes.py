@@ -14,7 +14,8 @@ import numpy as np
 
 from ..limits.budget import Backstop
 from ..term.expr import Expr, make, number, postorder, symbol
-from .measure import Domain, Sample, bits_at, float_at, float_ordinals, sample_at, shortest_decimal
+from ..term.sampling import float_at, float_ordinals
+from .measure import Domain, Sample, bits_at, sample_at, shortest_decimal
 from .series import Approximation, guarded, holds_on_region
 
 MAX_BRANCHES = 4

@@ -26,20 +26,9 @@ from ..limits.budget import Backstop
 from ..term.expr import Expr, make, number, postorder, rebuild, symbol
 from ..term.ops import OPS, SCALAR_KINDS
 from ..term.parse import parse
+from ..term.sampling import float_at, float_from_ordinals, float_ordinals
 from ..term.sympy_bridge import from_sympy, to_sympy
-from .measure import (
-    Domain,
-    Sample,
-    bits_at,
-    float_at,
-    float_from_ordinals,
-    float_ordinals,
-    inside,
-    narrowed,
-    sample,
-    sample_at,
-    shortest_decimal,
-)
+from .measure import Domain, Sample, bits_at, inside, narrowed, sample, sample_at, shortest_decimal
 
 PRECISION = 8  # exponents known past the leading one (of the variable, or of 1/x at infinity)
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms

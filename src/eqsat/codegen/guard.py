@@ -17,11 +17,11 @@ from ..accuracy.measure import (
     domain_bounds,
     inside,
     sample,
-    stratified,
     ulp_bits,
 )
 from ..errors import EqsatError
 from ..term.expr import Expr
+from ..term.sampling import stratified
 from ..term.shape import is_tensor
 from .kernel import Kernel
 from .numpy import print_numpy

@@ -20,6 +20,7 @@ from ..term.display import latex, latex_text
 from ..term.expr import Expr
 from ..term.inputs import ExprInput, to_expr
 from ..term.numeric import evaluate
+from ..term.sampling import within_assumptions
 from ..term.shape import is_tensor
 from ..verbs.simplify import simplify
 from .derivation import Deriver, OutOfBudget, RawStep, Step
@@ -159,27 +160,11 @@ def _checked(start: Expr, goal: Expr, steps: list[Step]) -> Derivation:
     return Derivation(start, goal, tuple(steps), tuple(counts), True)
 
 
-def sample(symbols: Iterable[Expr], points: int = SAMPLE_POINTS,
-           seed: int = 0) -> dict[str, np.ndarray]:
-    """Values for each symbol within its assumptions (positive, negative, integer...)."""
-    generator = np.random.default_rng(seed)
-    values = {}
-    for symbol in sorted(symbols, key=lambda s: s.name):
-        low, high = -3.0, 3.0
-        if symbol.assumptions & {"positive", "nonnegative"}:
-            low = 0.05
-        if "negative" in symbol.assumptions:
-            high = -0.05
-        drawn = generator.uniform(low, high, points)
-        if "integer" in symbol.assumptions:
-            drawn = np.round(drawn * 2)
-        values[symbol.name] = drawn
-    return values
 
 
 def _compare(before: Expr, after: Expr) -> tuple[int, dict[str, float] | None]:
     """Points where both were compared, and a point where they differ (or None)."""
-    values = sample(before.free_symbols() | after.free_symbols())
+    values = within_assumptions(before.free_symbols() | after.free_symbols(), SAMPLE_POINTS)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         first = np.broadcast_to(np.asarray(evaluate(before, values), float), (SAMPLE_POINTS,))

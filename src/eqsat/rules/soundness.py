@@ -11,31 +11,18 @@ import mpmath
 
 from ..term.expr import Expr, number, postorder
 from ..term.numeric import reference
+from ..term.sampling import spread
 from .guards import DEPENDENCE_GUARDS, GUARDS
 from .model import Rule
 from .soundness_tensor import check_tensor_rule
 from .verdict import Verdict, smooth_function
 
-_SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
 DIGITS = 60
 RAISED_DIGITS = (120, 480, 1920)
 SOLVE_MAGNITUDE = 500
 TOLERANCE = mpmath.mpf(10) ** -25  # relative, far above the working precision's rounding
 
 
-def _sample(rng: random.Random, integer: bool, zero: bool) -> float:
-    if zero and rng.random() < 0.5:
-        return 0.0
-    if integer:
-        return float(rng.randint(-6, 6))
-    pick = rng.random()
-    if pick < 0.25:
-        return rng.choice(_SPECIAL)
-    if pick < 0.55:
-        return rng.uniform(-2, 2)
-    if pick < 0.8:
-        return rng.uniform(-10, 10)
-    return rng.choice((-1, 1)) * 10 ** rng.uniform(-4, 4)
 
 
 def _close(left: mpmath.mpf, right: mpmath.mpf) -> bool:
@@ -132,7 +119,7 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
     for _ in range(points):
         rule = _instance(original, rng)
         variables: list[Expr] = sorted(rule.variables(), key=lambda v: v.name)
-        values = {v.name: mpmath.mpf(_sample(rng, v in integers, v in zeros)) for v in variables}
+        values = {v.name: mpmath.mpf(spread(rng, v in integers, v in zeros)) for v in variables}
         if rule.lhs.op == "solve":
             if not _equation_holds(rule, values):
                 continue

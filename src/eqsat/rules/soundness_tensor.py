@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..term.expr import Expr, number, postorder, shaped_symbol, symbol
 from ..term.numeric import evaluate
+from ..term.sampling import uniform_array
 from ..term.shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
 from .guards import GUARDS
 from .model import Guard, Rule
@@ -40,7 +41,7 @@ def check_tensor_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdic
         if instance is None:
             continue
         lhs, rhs, guards, shapes = instance
-        values = {name: _array(rng, shape) for name, shape in shapes.items()}
+        values = {name: uniform_array(rng, shape) for name, shape in shapes.items()}
         if not _guards_hold(guards, values):
             continue
         left = _value(lhs, values)
@@ -123,10 +124,6 @@ def _gradient_instance(rule: Rule, rng: random.Random) -> Instance | None:
     return lhs, rhs, guards, shapes
 
 
-def _array(rng: random.Random, shape: Shape) -> np.ndarray:
-    seed = rng.getrandbits(32)
-    dims = tuple(int(d) for d in shape)
-    return np.random.default_rng(seed).uniform(-2, 2, size=dims)
 
 
 def _guards_hold(guards: list[Guard], values: Mapping[str, np.ndarray]) -> bool:

@@ -12,6 +12,7 @@ import mpmath
 from ..term.expr import Expr, make, number, postorder
 from ..term.numeric import reference
 from ..term.ops import OPS
+from ..term.sampling import special_then_uniform
 from .solution import Discarded
 
 CHECK_DIGITS = 60
@@ -96,7 +97,6 @@ def _power_domain(base: Expr, exponent: Expr) -> list[Expr]:
 # --- families: candidates that leave an unknown free ----------------------------------------
 
 FAMILY_POINTS = 64
-_SPECIAL = (0, 1, -1, 2, -2, 0.5, -0.5)  # where domains and sign conditions change
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def check_family(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr
     names = sorted({s.name for pair in sides for side in pair for s in side.free_symbols()})
     holds: list[dict[str, mpmath.mpf]] = []
     fails: list[dict[str, mpmath.mpf]] = []
-    for point in _points(names):
+    for point in special_then_uniform(names, FAMILY_POINTS):
         if not all(_true(c, point) for c in domain):
             continue  # outside the equations' domain: no solution there, nothing to check
         verdict = _holds(sides, point)
@@ -144,14 +144,6 @@ def check_family(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr
                   "one where it fails), on a set eqsat cannot describe", somewhere=True)
 
 
-def _points(names: Sequence[str]) -> list[dict[str, mpmath.mpf]]:
-    """Special values (each symbol's at 0, +-1, ...), then random ones in [-5, 5]."""
-    rng = random.Random(0)
-    points = [{n: mpmath.mpf(v) for n in names} for v in _SPECIAL]
-    while len(points) < FAMILY_POINTS:
-        points.append({n: mpmath.mpf(rng.choice(_SPECIAL) if rng.random() < 0.3
-                                     else rng.uniform(-5, 5)) for n in names})
-    return points if names else points[:1]
 
 
 def _true(condition: Expr, point: Mapping[str, mpmath.mpf]) -> bool:

@@ -18,7 +18,6 @@ from ..accuracy.measure import (
     assumed_domain,
     bits_at,
     domain_bounds,
-    float_ordinals,
     mean_bits,
     narrowed_ranges,
     sample,
@@ -38,6 +37,7 @@ from ..term import arguments
 from ..term.expr import Expr
 from ..term.inputs import ExprInput, to_expr
 from ..term.printing import abbreviated
+from ..term.sampling import float_ordinals
 from ..term.shape import is_tensor
 from .derivatives import expand_derivatives
 from .simplify import simplify

@@ -1,0 +1,125 @@
+"""Random points, one named distribution each: float bit patterns and strata of them
+(accuracy), spread values with special ones (rule soundness), values within declared
+assumptions (explanations), uniform arrays (tensor rules), special values then uniform ones
+(solution families)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from .expr import Expr
+from .shape import Shape
+
+DTYPES: dict[str, tuple[Any, Any, int, int]] = {  # float type, int type, precision, width
+    "float64": (np.float64, np.int64, 53, 64), "float32": (np.float32, np.int32, 24, 32)}
+
+SPREAD_SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
+FAMILY_SPECIAL = (0, 1, -1, 2, -2, 0.5, -0.5)  # where domains and sign conditions change
+
+
+def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
+    """Floats as integers in their order, so that adjacent floats differ by 1."""
+    float_type, int_type, _, width = DTYPES[dtype]
+    bits = np.asarray(values, dtype=float_type).view(int_type).astype(np.int64)
+    mask = (1 << (width - 1)) - 1
+    return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
+
+
+def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+    """The floats of these ordinals (float_ordinals backwards)."""
+    float_type, int_type, _, width = DTYPES[dtype]
+    sign = 1 << (width - 1)
+    raw = [o if o >= 0 else (-o) | sign for o in ordinals]
+    as_unsigned = np.array(raw, dtype=np.uint64 if width == 64 else np.uint32)
+    floats: np.ndarray = as_unsigned.view(int_type).view(float_type)
+    return floats
+
+
+def float_at(ordinal: int, dtype: str) -> float:
+    """The float of one ordinal."""
+    return float(float_from_ordinals([ordinal], dtype)[0])
+
+
+def float_bits(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
+    """Floats drawn uniformly among the float bit patterns between low and high."""
+    largest = float(np.finfo(DTYPES[dtype][0]).max)
+    low, high = max(low, -largest), min(high, largest)
+    start, stop = float_ordinals(np.array([low, high]), dtype)
+    return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
+
+
+def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
+               seed: int = 0) -> dict[str, np.ndarray]:
+    """count points without true values: each variable's float bit patterns within its range
+    cut into count equal strata, one float drawn in each, in an order shuffled per variable.
+    Every binade is met where count is at least their number (about 4,200 for float64), as
+    uniform draws would not: the binade where exp(x + x) overflows and exp(x) does not is one
+    of 2,100 positive ones."""
+    rng = random.Random(seed)
+    found = {}
+    for name, (low, high) in sorted(ranges.items()):
+        largest = float(np.finfo(DTYPES[dtype][0]).max)
+        start, stop = float_ordinals(np.array([max(low, -largest), min(high, largest)]), dtype)
+        cuts = [start + (stop + 1 - start) * k // count for k in range(count + 1)]
+        ordinals = [rng.randint(a, max(a, b - 1)) for a, b in itertools.pairwise(cuts)]
+        rng.shuffle(ordinals)
+        found[name] = float_from_ordinals(ordinals, dtype)
+    return found
+
+
+def spread(rng: random.Random, integer: bool, zero: bool) -> float:
+    """A value for a rule's variable: 0 half the time where it may be 0, a small integer
+    for an integer one, else a special value, a uniform one, or a magnitude from 1e-4 to 1e4."""
+    if zero and rng.random() < 0.5:
+        return 0.0
+    if integer:
+        return float(rng.randint(-6, 6))
+    pick = rng.random()
+    if pick < 0.25:
+        return rng.choice(SPREAD_SPECIAL)
+    if pick < 0.55:
+        return rng.uniform(-2, 2)
+    if pick < 0.8:
+        return rng.uniform(-10, 10)
+    return rng.choice((-1, 1)) * 10 ** rng.uniform(-4, 4)
+
+
+def within_assumptions(symbols: Iterable[Expr], points: int,
+                       seed: int = 0) -> dict[str, np.ndarray]:
+    """Values for each symbol within its assumptions (positive, negative, integer...)."""
+    generator = np.random.default_rng(seed)
+    values = {}
+    for symbol in sorted(symbols, key=lambda s: s.name):
+        low, high = -3.0, 3.0
+        if symbol.assumptions & {"positive", "nonnegative"}:
+            low = 0.05
+        if "negative" in symbol.assumptions:
+            high = -0.05
+        drawn = generator.uniform(low, high, points)
+        if "integer" in symbol.assumptions:
+            drawn = np.round(drawn * 2)
+        values[symbol.name] = drawn
+    return values
+
+
+def uniform_array(rng: random.Random, shape: Shape) -> np.ndarray:
+    """An array of this shape, uniform in [-2, 2], seeded from rng."""
+    seed = rng.getrandbits(32)
+    dims = tuple(int(d) for d in shape)
+    return np.random.default_rng(seed).uniform(-2, 2, size=dims)
+
+
+def special_then_uniform(names: Sequence[str], count: int) -> list[dict[str, mpmath.mpf]]:
+    """Special values (each symbol's at 0, +-1, ...), then random ones in [-5, 5]."""
+    rng = random.Random(0)
+    points = [{n: mpmath.mpf(v) for n in names} for v in FAMILY_SPECIAL]
+    while len(points) < count:
+        points.append({n: mpmath.mpf(rng.choice(FAMILY_SPECIAL) if rng.random() < 0.3
+                                     else rng.uniform(-5, 5)) for n in names})
+    return points if names else points[:1]
