@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import mpmath
+import pytest
 from hypothesis import settings
 
 from eqsat import Expr
@@ -66,3 +67,14 @@ def assert_equivalent(original: Expr, result: Expr, points: int = 60, needed: in
             f"{original} = {left} but {result} = {right} at {where}")
         compared += 1
     assert compared >= needed, f"{original} was defined at only {compared} of {points} points"
+
+
+@pytest.fixture
+def egglog_calls(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every command a test's queries send to egglog (none are sent: each is recorded)."""
+    from eqsat.egraph import engine, session
+
+    calls: list[object] = []
+    for module in (engine, session):
+        monkeypatch.setattr(module, "run_commands", lambda *args: calls.append(args))
+    return calls
