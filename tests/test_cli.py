@@ -32,6 +32,9 @@ def test_simplify_with_report_assumptions_and_limits() -> None:
     (("simplify", "x", "--rules", "missing.rules"), "cannot read rule file"),
     (("simplify", "x", "--assume", "x"), "--assume takes NAME=ASSUMPTION"),
     (("simplify", "x", "--assume", "x=purple"), "unknown assumption"),
+    (("eval", "log(x)", "--subs", "x=-1"), "log(-1) is undefined or not finite"),
+    (("eval", "sin(x)"), "N needs a value for 'x'"),
+    (("eval", "x", "--subs", "x"), "--subs takes NAME=VALUE"),
 ])
 def test_user_errors_are_one_message_and_exit_2(args: tuple[str, ...], message: str) -> None:
     done = eqsat(*args)
@@ -58,6 +61,13 @@ def test_broken_rule_file_names_its_position(tmp_path: Path) -> None:
     broken.write_text("[simplify]\nr: a + => a\n")
     done = eqsat("rules", "check", str(broken))
     assert done.returncode == 2 and f"{broken}:2:8: unexpected '=>'" in done.stderr
+
+
+def test_eval_prints_the_digits_asked_for() -> None:
+    done = eqsat("eval", "sqrt(2)*pi", "--digits", "30")
+    assert (done.returncode, done.stdout) == (0, "4.44288293815836624701588099006\n")
+    done = eqsat("eval", "x^2 + y", "--subs", "x=3", "y=1/3", "--digits", "10")
+    assert done.stdout == "9.333333333\n"
 
 
 def test_ops_lists_the_table() -> None:

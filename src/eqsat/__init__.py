@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .solving import Case, Discarded, Solution, SolutionKind
     from .verbs.compile import Function, compile, function
     from .verbs.stabilize import Stabilized, error_bits, stabilize, stabilize_report
+    from .verbs.values import N, subs
 
 # what a one-line simplify never needs (they load NumPy, among others): loaded on first use
 _LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.compile",
@@ -50,7 +51,8 @@ _LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.com
          "egraph_dot": "explain.picture", "save_dot": "explain.picture", "Case": "solving",
          "Discarded": "solving", "Solution": "solving", "SolutionKind": "solving",
          "Stabilized": "verbs.stabilize", "error_bits": "verbs.stabilize",
-         "stabilize": "verbs.stabilize", "stabilize_report": "verbs.stabilize"}
+         "stabilize": "verbs.stabilize", "stabilize_report": "verbs.stabilize",
+         "N": "verbs.values", "subs": "verbs.values"}
 
 
 class _Package(types.ModuleType):
@@ -82,6 +84,7 @@ __all__ = [
     "Kernel",
     "LimitError",
     "Limits",
+    "N",
     "ParseError",
     "RuleError",
     "RunReport",
@@ -120,6 +123,7 @@ __all__ = [
     "solve",
     "stabilize",
     "stabilize_report",
+    "subs",
     "symbol",
     "symbols",
     "tensor",

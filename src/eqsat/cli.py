@@ -14,6 +14,7 @@ from .commands import (
     run_compile,
     run_demo,
     run_diff,
+    run_eval,
     run_grad,
     run_ops,
     run_rules_check,
@@ -163,6 +164,15 @@ def parser() -> argparse.ArgumentParser:
                        "(default 300)")
     check.add_argument("--verbose", "-v", action="store_true", help="list passing rules too")
     check.set_defaults(run=run_rules_check)
+
+    eval_ = commands.add_parser("eval", help="the value of an expression to any number of "
+                                "digits (mpmath)")
+    eval_.add_argument("expression", help="an expression; give its symbols values with --subs")
+    eval_.add_argument("--digits", type=_positive(int), default=15, metavar="N",
+                       help="significant digits (default 15)")
+    eval_.add_argument("--subs", nargs="+", default=[], metavar="NAME=VALUE",
+                       help="values (numbers, exact as written, or expressions) for symbols")
+    eval_.set_defaults(run=run_eval)
 
     commands.add_parser("ops", help="list the operator table").set_defaults(run=run_ops)
     commands.add_parser("demo", help="a tour of what eqsat does").set_defaults(run=run_demo)

@@ -311,6 +311,23 @@ def run_rules_check(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _substitutions(pairs: Sequence[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise EqsatError(f"--subs takes NAME=VALUE, such as x=3 or y=pi/2, not {pair!r}")
+        found[name.strip()] = value.strip()
+    return found
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from .verbs.values import N
+
+    print(N(args.expression, args.digits, _substitutions(args.subs)))
+    return 0
+
+
 def run_ops(args: argparse.Namespace) -> int:
     for spec in ROWS:
         spelling = spec.symbol or spec.name

@@ -26,6 +26,7 @@ from .verbs.evaluate import evaluate
 from .verbs.simplify import simplify, simplify_report
 from .verbs.solve import solve
 from .verbs.stabilize import stabilize, stabilize_report
+from .verbs.values import N, subs
 
 _SIMPLIFY = [
     "x*y/x",
@@ -186,6 +187,12 @@ def run_demo() -> None:
     a, b = symbols("a b")
     f = function([a, b], grad(a * b, [a])[0])
     print(f"  Theano's gradient of a*b in a, at (1.5, 2.5): {f(1.5, 2.5)}")
+
+    _heading("subs and N: values to any number of digits")
+    print(f"  subs(x^2 + y, x=3) = {subs('x^2 + y', x=3)};  N(sqrt(2)*pi, 30) = "
+          f"{N('sqrt(2)*pi', 30)}")
+    print(f"  N((1 + 1e-40) - 1, 5) = {N('(1 + 1e-40) - 1', 5)}  (precision raised past the "
+          "cancellation)")
 
     _heading("solve: exact answers, every case reported, every answer checked")
     for equations, unknowns in _SOLVE:

@@ -1,0 +1,69 @@
+"""subs and N: symbols replaced all at once, and values to the digits asked for."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import mpmath
+import pytest
+import sympy
+
+import eqsat
+from eqsat import EvaluationError
+from eqsat.term.expr import make, number
+
+
+def test_n_gives_the_digits_asked_for() -> None:
+    with mpmath.workdps(60):
+        truth = mpmath.sqrt(2) * mpmath.pi
+    assert eqsat.N("sqrt(2)*pi", 30) == Decimal(mpmath.nstr(truth, 30))
+    assert str(eqsat.N("sqrt(2)*pi", 30)) == "4.44288293815836624701588099006"
+    # Ramanujan's near-integer: 12 nines after the point, seen only with enough digits
+    assert str(eqsat.N("exp(pi*sqrt(163))", 30)) == "262537412640768743.999999999999"
+    assert str(eqsat.N("pi", 5)) == "3.1416"
+
+
+def test_n_sees_through_cancellation() -> None:
+    # at the 15 + 10 digits first tried, 1 + 1e-40 is 1: the precision rises with what
+    # the difference hides
+    assert eqsat.N("(1 + 1e-40) - 1", 5) == Decimal("1e-40")
+    assert eqsat.N("exp(1e-30) - 1", 10) == Decimal("1.000000000e-30")
+    assert eqsat.N("x - x", x=2) == 0
+
+
+@pytest.mark.parametrize("text", ["exp(pi) - pi", "atan(1)*4 - pi + 1", "log(10)/log(2)",
+                                  "sinh(1)^2 - cosh(1)^2 + 2", "erf(1/2) + erfc(1/2)"])
+def test_n_agrees_with_sympy(text: str) -> None:
+    theirs = sympy.N(sympy.sympify(text), 40)
+    assert eqsat.N(text, 40) == Decimal(str(theirs))
+
+
+def test_subs_replaces_all_at_once_and_exactly() -> None:
+    x, y = eqsat.symbols("x y")
+    assert eqsat.subs("x^2 + y", {"x": 3}) is make("add", make("pow", number(3), number(2)), y)
+    assert str(eqsat.subs(x + y, x=y, y=x)) == "y + x"  # a swap: not one after the other
+    assert eqsat.subs("10*x", x=0.1) == make("mul", number(10), number(Decimal("0.1")))
+    assert eqsat.N("10*x", x=0.1) == 1  # 0.1 is 1/10, not the float
+    assert eqsat.N("x^2 + y", 10, {"x": 3}, y="1/3") == Decimal("9.333333333")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: eqsat.N("log(x)", x=-1), "log\\(-1\\) is undefined"),
+    (lambda: eqsat.N("sin(x)"), "needs a value for 'x'"),
+    (lambda: eqsat.subs("z", x=1), "no symbol named 'x'"),
+    (lambda: eqsat.N("1/0"), "undefined or not finite"),
+])
+def test_values_that_cannot_be_given_say_why(call: object, message: str) -> None:
+    with pytest.raises(EvaluationError, match=message):
+        call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("digits", [0, -3, 2.5, True, 10**6])
+def test_n_refuses_a_bad_digit_count(digits: object) -> None:
+    with pytest.raises(eqsat.EqsatError, match="digits"):
+        eqsat.N("pi", digits)  # type: ignore[arg-type]
+
+
+def test_n_takes_scalars() -> None:
+    with pytest.raises(EvaluationError, match="scalar"):
+        eqsat.N("sum(v)", v=eqsat.tensor("v", (3,)))
