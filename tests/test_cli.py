@@ -70,6 +70,12 @@ def test_eval_prints_the_digits_asked_for() -> None:
     assert done.stdout == "9.333333333\n"
 
 
+def test_factor_and_cancel_print_one_fraction() -> None:
+    done = eqsat("factor", "(x^5 - x^3 - x^2 + 1)/(x^2 - y^2)")
+    assert done.stdout == "(x + 1)*(x^2 + x + 1)*(x - 1)^2/((x - y)*(x + y))\n"
+    assert eqsat("cancel", "(x^2 - 1)/(x - 1)").stdout == "x + 1\n"
+
+
 def test_ops_lists_the_table() -> None:
     done = eqsat("ops")
     assert done.returncode == 0 and "log1mexp" in done.stdout

@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .explain.steps import Derivation, explain
     from .solving import Case, Discarded, Solution, SolutionKind
     from .verbs.compile import Function, compile, function
+    from .verbs.polynomials import cancel, factor
     from .verbs.stabilize import Stabilized, error_bits, stabilize, stabilize_report
     from .verbs.values import N, subs
 
@@ -52,7 +53,8 @@ _LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.com
          "Discarded": "solving", "Solution": "solving", "SolutionKind": "solving",
          "Stabilized": "verbs.stabilize", "error_bits": "verbs.stabilize",
          "stabilize": "verbs.stabilize", "stabilize_report": "verbs.stabilize",
-         "N": "verbs.values", "subs": "verbs.values"}
+         "N": "verbs.values", "subs": "verbs.values", "factor": "verbs.polynomials",
+         "cancel": "verbs.polynomials"}
 
 
 class _Package(types.ModuleType):
@@ -96,6 +98,7 @@ __all__ = [
     "Stabilized",
     "StopReason",
     "TruthValueError",
+    "cancel",
     "check_rules",
     "compile",
     "diff",
@@ -105,6 +108,7 @@ __all__ = [
     "error_bits",
     "evaluate",
     "explain",
+    "factor",
     "from_sympy",
     "function",
     "grad",

@@ -17,6 +17,7 @@ from .commands import (
     run_eval,
     run_grad,
     run_ops,
+    run_rational,
     run_rules_check,
     run_simplify,
     run_solve,
@@ -173,6 +174,14 @@ def parser() -> argparse.ArgumentParser:
     eval_.add_argument("--subs", nargs="+", default=[], metavar="NAME=VALUE",
                        help="values (numbers, exact as written, or expressions) for symbols")
     eval_.set_defaults(run=run_eval)
+
+    for verb, said in (("factor", "one fraction, numerator and denominator factored over the "
+                                  "rationals"),
+                       ("cancel", "one fraction in lowest terms, numerator and denominator "
+                                  "expanded")):
+        written = commands.add_parser(verb, help=said)
+        written.add_argument("expression")
+        written.set_defaults(run=run_rational)
 
     commands.add_parser("ops", help="list the operator table").set_defaults(run=run_ops)
     commands.add_parser("demo", help="a tour of what eqsat does").set_defaults(run=run_demo)

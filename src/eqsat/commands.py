@@ -328,6 +328,13 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_rational(args: argparse.Namespace) -> int:
+    from .verbs.polynomials import cancel, factor
+
+    print((factor if args.command == "factor" else cancel)(args.expression))
+    return 0
+
+
 def run_ops(args: argparse.Namespace) -> int:
     for spec in ROWS:
         spelling = spec.symbol or spec.name

@@ -38,6 +38,7 @@ Cost = Callable[[Expr], float]
 
 RATIONAL_OPS = frozenset({"add", "sub", "mul", "div", "neg"})
 MAX_POWER = 32  # a larger integer power stays an atom (x^1000 is not expanded)
+MAX_WHOLE_POWER = 1_000  # as_fraction's: y^35 is y to a power (its terms are still bounded)
 MAX_FACTORED_TERMS = 60  # polynomials factored (to offer the factored forms)
 MAX_PART_NODES = 200_000  # a larger rational part is left as written (its atoms still reduced)
 MAX_ATOMS = 2_000  # a part in more atoms than this is left as written (a sum of 15,000 symbols
@@ -157,6 +158,54 @@ def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
     return [(expanded_form(factor, fraction.atoms), int(power)) for factor, power in factors]
 
 
+def as_fraction(root: Expr, *, factored: bool) -> Expr | None:
+    """root as one fraction in lowest terms over the rationals, its symbols and non-rational
+    subterms the variables: numerator and denominator written expanded, or (factored) as
+    their contents times their irreducible factors. None where root is not a rational
+    function of them (a tensor, or beyond the normal forms' limits). Equal to root wherever
+    root is defined (cancelling a common factor only removes points where it is not)."""
+    if is_tensor(root):
+        return None
+    folded = rebuild(root, _fold_numbers)
+    for rational in (_with_large_powers, is_rational_node):  # y^35 a power of y where it can be
+        nodes = postorder(folded, into=rational)
+        if len(nodes) > MAX_PART_NODES:
+            return None
+        try:
+            fraction = _Fraction.of(nodes, folded, {}, {}, rational=rational)
+            break
+        except Unreduced:
+            continue
+    else:
+        return None
+    num, den = _integral(fraction.num, fraction.den)
+    written = factored_form if factored else expanded_form
+    top, bottom = written(num, fraction.atoms), written(den, fraction.atoms)
+    if bottom.is_number:
+        return top if bottom.number == 1 else make("div", top, bottom)
+    return make("div", top, bottom)
+
+
+def _with_large_powers(node: Expr) -> bool:
+    """is_rational_node, with integer powers up to MAX_WHOLE_POWER."""
+    if node.op == "pow" and node.args[1].is_number:
+        exponent = node.args[1].number
+        return exponent.denominator == 1 and abs(exponent) <= MAX_WHOLE_POWER
+    return is_rational_node(node)
+
+
+def _integral(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[fmpq_mpoly, fmpq_mpoly]:
+    """num/den scaled so that both have integer coefficients with no common factor (and the
+    denominator's leading one positive): (5/2*y + 1/2)/(x*y) as (5*y + 1)/(2*x*y)."""
+    coefficients = [Fraction(int(c.p), int(c.q)) for c in [*num.coeffs(), *den.coeffs()]]
+    scale = Fraction(math.lcm(*(c.denominator for c in coefficients)),
+                     math.gcd(*(c.numerator for c in coefficients)) or 1)
+    if den.coeffs() and den.coeffs()[0] < 0:
+        scale = -scale
+    factor = flint_number(scale)
+    return num * factor, den * factor
+
+
 def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
     """A + - * / or integer power of numbers as its number, where it is defined."""
     if not node.args:
@@ -270,13 +319,15 @@ class _Fraction:
 
     @classmethod
     def of(cls, nodes: list[Expr], part: Expr, keys: dict[Expr, Expr],
-           shown: dict[Expr, Expr], canonical: bool = False) -> _Fraction:
+           shown: dict[Expr, Expr], canonical: bool = False,
+           rational: Callable[[Expr], bool] = is_rational_node) -> _Fraction:
         """The reduced fraction of a part (nodes: its postorder, atoms as leaves). An atom
         is one generator per key (sin(2*x) and sin(x*2) are one), written as shown;
-        canonical: generators in an order of the keys alone (their hashes), not as met."""
+        canonical: generators in an order of the keys alone (their hashes), not as met;
+        rational: which nodes are parts of the fraction (the others are atoms)."""
         written: dict[Expr, Expr] = {}  # key -> the atom as shown
         for n in nodes:
-            if n.op == "sym" or not is_rational_node(n):
+            if n.op == "sym" or not rational(n):
                 written.setdefault(keys.get(n, n), shown.get(n, n))
         # by hash, not by str: str writes a term with shared subterms out as a tree
         if len(written) > MAX_ATOMS:
@@ -288,7 +339,7 @@ class _Fraction:
         for node in nodes:
             if node.is_number:
                 values[node] = (one * flint_number(node.number), one)
-            elif node.op == "sym" or not is_rational_node(node):
+            elif node.op == "sym" or not rational(node):
                 values[node] = (generators[keys.get(node, node)], one)
             else:
                 values[node] = applied(node.op, [values[a] for a in node.args], node)
