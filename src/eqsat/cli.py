@@ -178,7 +178,9 @@ def parser() -> argparse.ArgumentParser:
     for verb, said in (("factor", "one fraction, numerator and denominator factored over the "
                                   "rationals"),
                        ("cancel", "one fraction in lowest terms, numerator and denominator "
-                                  "expanded")):
+                                  "expanded"),
+                       ("together", "one fraction in lowest terms, the numerator expanded, "
+                                    "the denominator factored")):
         written = commands.add_parser(verb, help=said)
         written.add_argument("expression")
         written.set_defaults(run=run_rational)

@@ -329,9 +329,10 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_rational(args: argparse.Namespace) -> int:
-    from .verbs.polynomials import cancel, factor
+    from .verbs.polynomials import cancel, factor, together
 
-    print((factor if args.command == "factor" else cancel)(args.expression))
+    verb = {"factor": factor, "cancel": cancel, "together": together}[args.command]
+    print(verb(args.expression))
     return 0
 
 

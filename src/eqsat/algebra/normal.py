@@ -158,10 +158,10 @@ def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
     return [(expanded_form(factor, fraction.atoms), int(power)) for factor, power in factors]
 
 
-def as_fraction(root: Expr, *, factored: bool) -> Expr | None:
+def as_fraction(root: Expr, *, factored: tuple[bool, bool]) -> Expr | None:
     """root as one fraction in lowest terms over the rationals, its symbols and non-rational
-    subterms the variables: numerator and denominator written expanded, or (factored) as
-    their contents times their irreducible factors. None where root is not a rational
+    subterms the variables: numerator and denominator each written expanded, or (factored,
+    for each) as its content times its irreducible factors. None where root is not a rational
     function of them (a tensor, or beyond the normal forms' limits). Equal to root wherever
     root is defined (cancelling a common factor only removes points where it is not)."""
     if is_tensor(root):
@@ -179,8 +179,8 @@ def as_fraction(root: Expr, *, factored: bool) -> Expr | None:
     else:
         return None
     num, den = _integral(fraction.num, fraction.den)
-    written = factored_form if factored else expanded_form
-    top, bottom = written(num, fraction.atoms), written(den, fraction.atoms)
+    top, bottom = ((factored_form if chosen else expanded_form)(poly, fraction.atoms)
+                   for chosen, poly in zip(factored, (num, den), strict=True))
     if bottom.is_number:
         return top if bottom.number == 1 else make("div", top, bottom)
     return make("div", top, bottom)

@@ -1,4 +1,4 @@
-"""factor and cancel: a rational function in lowest terms, factored or expanded (FLINT)."""
+"""factor, cancel and together: a rational function as one fraction in lowest terms (FLINT)."""
 
 from __future__ import annotations
 
@@ -15,17 +15,24 @@ def factor(expr: ExprInput) -> Expr:
     irreducible polynomials over the rationals, multivariate; symbols and non-rational
     subterms (sin(x), sqrt(y)) are its variables, and their arguments are factored too:
     factor("x^2 - 1") is (x - 1)*(x + 1), factor("1/x + 1/y") is (x + y)/(x*y)."""
-    return _written(expr, factored=True, verb="factor")
+    return _written(expr, (True, True), "factor")
 
 
 def cancel(expr: ExprInput) -> Expr:
     """expr as one fraction in lowest terms, numerator and denominator expanded with integer
     coefficients (function arguments too): cancel("(x^2 - 1)/(x - 1)") is x + 1. Equal to
     expr wherever expr is defined."""
-    return _written(expr, factored=False, verb="cancel")
+    return _written(expr, (False, False), "cancel")
 
 
-def _written(expr: ExprInput, factored: bool, verb: str) -> Expr:
+def together(expr: ExprInput) -> Expr:
+    """expr over one common denominator, in lowest terms: the numerator expanded, the
+    denominator factored (function arguments too): together("1/x + 2/y") is
+    (2*x + y)/(x*y)."""
+    return _written(expr, (False, True), "together")
+
+
+def _written(expr: ExprInput, factored: tuple[bool, bool], verb: str) -> Expr:
     parsed = to_expr(expr)
     if is_tensor(parsed):
         raise EqsatError(f"{verb} takes a scalar expression, not {parsed}")
