@@ -25,13 +25,19 @@ from .verbs.simplify import prove_equal, simplify_report
 from .verbs.solve import solve
 
 
+def _named(pair: str, usage: str, value_needed: bool = True) -> tuple[str, str]:
+    """NAME=VALUE of an option, both stripped; the option's usage where it is not that."""
+    name, sep, value = pair.partition("=")
+    if not sep or not name.strip() or (value_needed and not value.strip()):
+        raise EqsatError(f"{usage}, not {pair!r}")
+    return name.strip(), value.strip()
+
+
 def _assumptions(pairs: Sequence[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for pair in pairs:
-        name, sep, flags = pair.partition("=")
-        if not sep or not name or not flags:
-            raise EqsatError(f"--assume takes NAME=ASSUMPTION[,ASSUMPTION], not {pair!r}")
-        found.setdefault(name.strip(), []).extend(f.strip() for f in flags.split(","))
+        name, flags = _named(pair, "--assume takes NAME=ASSUMPTION[,ASSUMPTION]")
+        found.setdefault(name, []).extend(f.strip() for f in flags.split(","))
     return found
 
 
@@ -39,22 +45,21 @@ def _shapes(pairs: Sequence[str]) -> dict[str, tuple[int | str, ...]]:
     """--shape A=n,m (a matrix), --shape v=3 (a vector), --shape s= (a scalar)."""
     found: dict[str, tuple[int | str, ...]] = {}
     for pair in pairs:
-        name, sep, dims = pair.partition("=")
-        if not sep or not name.strip():
-            raise EqsatError(f"--shape takes NAME=DIM[,DIM...], such as A=n,m or v=3, "
-                             f"not {pair!r}")
-        found[name.strip()] = tuple(int(d) if d.strip().isdigit() else d.strip()
-                                    for d in dims.split(",") if d.strip())
+        name, dims = _named(pair, "--shape takes NAME=DIM[,DIM...], such as A=n,m or v=3",
+                            value_needed=False)
+        found[name] = tuple(int(d) if d.strip().isdigit() else d.strip()
+                            for d in dims.split(",") if d.strip())
     return found
 
 
 def _sizes(pairs: Sequence[str]) -> dict[str, int]:
+    usage = "--size takes NAME=INTEGER, such as n=1000"
     found: dict[str, int] = {}
     for pair in pairs:
-        name, _, size = pair.partition("=")
-        if not size.strip().isdigit():
-            raise EqsatError(f"--size takes NAME=INTEGER, such as n=1000, not {pair!r}")
-        found[name.strip()] = int(size)
+        name, size = _named(pair, usage)
+        if not size.isdigit():
+            raise EqsatError(f"{usage}, not {pair!r}")
+        found[name] = int(size)
     return found
 
 
@@ -311,20 +316,12 @@ def run_rules_check(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def _substitutions(pairs: Sequence[str]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise EqsatError(f"--subs takes NAME=VALUE, such as x=3 or y=pi/2, not {pair!r}")
-        found[name.strip()] = value.strip()
-    return found
-
-
 def run_eval(args: argparse.Namespace) -> int:
     from .verbs.values import N
 
-    print(N(args.expression, args.digits, _substitutions(args.subs)))
+    values = dict(_named(pair, "--subs takes NAME=VALUE, such as x=3 or y=pi/2")
+                  for pair in args.subs)
+    print(N(args.expression, args.digits, values))
     return 0
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import EqsatError
 from ..limits.budget import Backstop
 from ..term.expr import Expr
-from ..term.numeric import evaluate, reference
+from ..term.numeric import digits_needed, evaluate, reference
 from ..term.sampling import (
     DTYPES,
     float_bits,
@@ -106,8 +106,7 @@ def true_value(expr: Expr, point: Mapping[str, float], dtype: str) -> float | No
                 return None
             digits = next(d for d in TRUTH_DIGITS if d > digits)
             continue
-        wanted = [float(mpmath.log10(r)) + 25 if mpmath.isfinite(r) else top for r in spreads]
-        needed = max((w for w in wanted if w <= top), default=0.0)
+        needed = digits_needed(spreads, 25, top)
         if needed <= digits or digits == top:
             return _rounded(exact, dtype)
         digits = next(d for d in TRUTH_DIGITS if d >= needed)

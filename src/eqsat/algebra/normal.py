@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitError
@@ -61,8 +61,8 @@ def _generators(count: int) -> tuple[tuple[Any, ...], Any]:
     return tuple(context.gens()), context.from_dict({(0,) * count: 1})
 
 
-def is_rational_node(node: Expr) -> bool:
-    """Whether a node is + - * /, an integer power (up to MAX_POWER), a number or a symbol."""
+def is_rational_node(node: Expr, max_power: int = MAX_POWER) -> bool:
+    """Whether a node is + - * /, an integer power (up to max_power), a number or a symbol."""
     if node.op in RATIONAL_OPS or node.op == "num":
         return True
     if node.op == "sym":
@@ -70,7 +70,7 @@ def is_rational_node(node: Expr) -> bool:
     if node.op == "pow":
         exponent = node.args[1]
         return (exponent.is_number and exponent.number.denominator == 1
-                and abs(exponent.number) <= MAX_POWER)
+                and abs(exponent.number) <= max_power)
     return False
 
 
@@ -145,14 +145,9 @@ def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
     """The irreducible factors of a polynomial (over the rationals, in its symbols and
     non-rational subterms), each with its multiplicity, numbers left out; None where poly
     is not a polynomial or is too large to factor."""
-    nodes = postorder(poly, into=is_rational_node)
-    if is_tensor(poly) or len(nodes) > MAX_PART_NODES:
-        return None
-    try:
-        fraction = _Fraction.of(nodes, poly, {}, {})
-    except Unreduced:
-        return None
-    if not fraction.den.is_constant() or len(fraction.num) > MAX_FACTORED_TERMS:
+    fraction = _whole_fraction(poly, is_rational_node)
+    if fraction is None or not fraction.den.is_constant() or \
+            len(fraction.num) > MAX_FACTORED_TERMS:
         return None
     _, factors = fraction.num.factor()
     return [(expanded_form(factor, fraction.atoms), int(power)) for factor, power in factors]
@@ -164,34 +159,28 @@ def as_fraction(root: Expr, *, factored: tuple[bool, bool]) -> Expr | None:
     for each) as its content times its irreducible factors. None where root is not a rational
     function of them (a tensor, or beyond the normal forms' limits). Equal to root wherever
     root is defined (cancelling a common factor only removes points where it is not)."""
-    if is_tensor(root):
-        return None
     folded = rebuild(root, _fold_numbers)
-    for rational in (_with_large_powers, is_rational_node):  # y^35 a power of y where it can be
-        nodes = postorder(folded, into=rational)
-        if len(nodes) > MAX_PART_NODES:
-            return None
-        try:
-            fraction = _Fraction.of(nodes, folded, {}, {}, rational=rational)
-            break
-        except Unreduced:
-            continue
-    else:
+    # y^35 a power of y where its terms stay bounded, else an atom as in the normal forms
+    fraction = _whole_fraction(folded, partial(is_rational_node, max_power=MAX_WHOLE_POWER)) \
+        or _whole_fraction(folded, is_rational_node)
+    if fraction is None:
         return None
     num, den = _integral(fraction.num, fraction.den)
     top, bottom = ((factored_form if chosen else expanded_form)(poly, fraction.atoms)
                    for chosen, poly in zip(factored, (num, den), strict=True))
-    if bottom.is_number:
-        return top if bottom.number == 1 else make("div", top, bottom)
-    return make("div", top, bottom)
+    return top if bottom.is_number and bottom.number == 1 else make("div", top, bottom)
 
 
-def _with_large_powers(node: Expr) -> bool:
-    """is_rational_node, with integer powers up to MAX_WHOLE_POWER."""
-    if node.op == "pow" and node.args[1].is_number:
-        exponent = node.args[1].number
-        return exponent.denominator == 1 and abs(exponent) <= MAX_WHOLE_POWER
-    return is_rational_node(node)
+def _whole_fraction(root: Expr, rational: Callable[[Expr], bool]) -> _Fraction | None:
+    """The reduced fraction of the whole term, the nodes `rational` refuses its atoms; None
+    for a tensor, or where it is too large for the normal forms."""
+    nodes = postorder(root, into=rational)
+    if is_tensor(root) or len(nodes) > MAX_PART_NODES:
+        return None
+    try:
+        return _Fraction.of(nodes, root, {}, {}, rational=rational)
+    except Unreduced:
+        return None
 
 
 def _integral(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[fmpq_mpoly, fmpq_mpoly]:

@@ -91,8 +91,9 @@ def _folding_rules() -> list[object]:
                 rules.append(t.rule(f"fold-{name}-{suffix}", FOLD_RULESET, [match, test],
                                     [t.union(e, value)]))
             continue
-        body = [match, *(fact for v in operands for fact in (_small(v) if spec.fold.small
-                                                               else []))]
+        body = [match]
+        if spec.fold.small:
+            body += [fact for v in operands for fact in _small(v)]
         if spec.fold.divides:  # undefined where the divisor is 0
             body.append(t.fact(t.call("!=", b, ZERO)))
         rules.append(t.rule(f"fold-{name}", FOLD_RULESET, body,

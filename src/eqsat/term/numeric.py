@@ -232,6 +232,14 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
 
+def digits_needed(spreads: list[mpmath.mpf], kept: float, top: float) -> float:
+    """The working digits that leave every node `kept` digits beyond what it hides (its
+    spread from reference(); a total cancellation asks for top); spreads past top cannot be
+    resolved and are left out (0 where there are none)."""
+    wanted = [float(mpmath.log10(r)) + kept if mpmath.isfinite(r) else top for r in spreads]
+    return max((w for w in wanted if w <= top), default=0.0)
+
+
 def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
     """Whether an exponential's or a periodic function's argument is beyond every float
     (exp(exp(exp(20))) has the argument 10^(2*10^8); sin(exp(x)) at x = 10^5 needs pi to

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -12,7 +13,7 @@ from ..errors import EvaluationError
 from ..term import arguments
 from ..term.expr import Expr
 from ..term.inputs import ExprInput, to_expr
-from ..term.numeric import reference
+from ..term.numeric import digits_needed, reference
 from ..term.shape import is_tensor
 
 MAX_DIGITS = 10_000  # the most digits N gives
@@ -57,9 +58,8 @@ def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None
         value = reference(constant, {}, working, spreads=spreads)
         if value is None:
             raise EvaluationError(f"{constant} is undefined or not finite")
-        hidden = [int(mpmath.log10(r)) + 1 if mpmath.isfinite(r) else top for r in spreads]
-        needed = digits + GUARD_DIGITS + max((h for h in hidden if h <= top), default=0)
+        needed = digits_needed(spreads, digits + GUARD_DIGITS, top)
         if needed <= working or working == top:
             return Decimal(mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-4,
                                        max_fixed=digits))
-        working = min(max(needed, 2 * working), top)
+        working = min(max(math.ceil(needed), 2 * working), top)
