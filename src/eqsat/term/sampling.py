@@ -46,11 +46,16 @@ def float_at(ordinal: int, dtype: str) -> float:
     return float(float_from_ordinals([ordinal], dtype)[0])
 
 
+def _ordinal_range(low: float, high: float, dtype: str) -> tuple[int, int]:
+    """The ordinals of the finite floats from low to high (infinite ends: the largest)."""
+    largest = float(np.finfo(DTYPES[dtype][0]).max)
+    start, stop = float_ordinals(np.array([max(low, -largest), min(high, largest)]), dtype)
+    return start, stop
+
+
 def float_bits(rng: random.Random, low: float, high: float, count: int, dtype: str) -> np.ndarray:
     """Floats drawn uniformly among the float bit patterns between low and high."""
-    largest = float(np.finfo(DTYPES[dtype][0]).max)
-    low, high = max(low, -largest), min(high, largest)
-    start, stop = float_ordinals(np.array([low, high]), dtype)
+    start, stop = _ordinal_range(low, high, dtype)
     return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
 
 
@@ -64,8 +69,7 @@ def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str
     rng = random.Random(seed)
     found = {}
     for name, (low, high) in sorted(ranges.items()):
-        largest = float(np.finfo(DTYPES[dtype][0]).max)
-        start, stop = float_ordinals(np.array([max(low, -largest), min(high, largest)]), dtype)
+        start, stop = _ordinal_range(low, high, dtype)
         cuts = [start + (stop + 1 - start) * k // count for k in range(count + 1)]
         ordinals = [rng.randint(a, max(a, b - 1)) for a, b in itertools.pairwise(cuts)]
         rng.shuffle(ordinals)
