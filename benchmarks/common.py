@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import eqsat
-from eqsat.term.expr import tree_size
+from eqsat.term.walks import tree_size
 
 CORPORA = Path(os.environ.get("EQSAT_CORPORA",
                               Path(__file__).resolve().parents[2] / "shared" / "corpora"))

@@ -23,7 +23,7 @@ from common import corpus
 
 import eqsat
 from eqsat.algebra.normal import _Fraction, is_rational_node
-from eqsat.term.expr import postorder
+from eqsat.term.walks import postorder
 
 
 def parts() -> list[tuple[str, Any, Any, int]]:

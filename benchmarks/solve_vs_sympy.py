@@ -23,7 +23,7 @@ import sympy
 from common import corpus, in_worker
 
 import eqsat
-from eqsat.term.numeric import reference
+from eqsat.term.reference import reference
 
 Expected = dict[str, str] | list[dict[str, str]] | str  # one solution, several, "NONE"/"ALL"
 

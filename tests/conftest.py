@@ -12,7 +12,7 @@ import pytest
 from hypothesis import settings
 
 from eqsat import Expr
-from eqsat.term.numeric import reference
+from eqsat.term.reference import reference
 
 # the same examples on every run: a property test that passes once passes in CI
 settings.register_profile("eqsat", derandomize=True, deadline=None)

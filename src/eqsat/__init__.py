@@ -23,16 +23,17 @@ from .limits.budget import Limits
 from .limits.progress import set_progress
 from .limits.report import RunReport, StopReason
 from .rules import load_rules, parse_rules
-from .term.display import latex, pretty
 from .term.expr import Expr, call, symbol, symbols
 from .term.inputs import to_expr
 from .term.ops import OPS, OpKind, lookup
 from .term.parse import parse
-from .term.shape import apply as apply_op
-from .term.shape import shape_of, tensor
+from .term.shape import shape_of
+from .term.tensors import apply as apply_op
+from .term.tensors import tensor
 from .verbs.check_rules import check_rules
 from .verbs.diff import diff, diff_report, grad
 from .verbs.evaluate import evaluate
+from .verbs.render import latex, pretty
 from .verbs.simplify import Simplified, prove_equal, simplify, simplify_report
 from .verbs.solve import solve
 

@@ -17,8 +17,8 @@ from .rules.soundness import check_rule
 from .term.display import latex, pretty
 from .term.expr import symbols
 from .term.parse import parse
-from .term.shape import tensor
 from .term.sympy_bridge import to_sympy
+from .term.tensors import tensor
 from .verbs.check_rules import check_rules
 from .verbs.compile import compile, function
 from .verbs.diff import diff, grad

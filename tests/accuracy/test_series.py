@@ -14,7 +14,7 @@ import sympy
 import eqsat
 from eqsat.accuracy.measure import true_value
 from eqsat.accuracy.series import NoSeries, candidates, expand
-from eqsat.term.numeric import reference
+from eqsat.term.reference import reference
 
 F = Fraction
 

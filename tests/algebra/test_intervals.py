@@ -10,8 +10,8 @@ import pytest
 
 import eqsat
 from eqsat.algebra.intervals import bounds, proven_facts
-from eqsat.term.expr import postorder
-from eqsat.term.numeric import reference
+from eqsat.term.reference import reference
+from eqsat.term.walks import postorder
 
 RANGES = {"x": (2.0, 3.0), "y": (-1.5, 0.25), "z": (1e-9, 1e-3)}
 

@@ -11,7 +11,8 @@ import pytest
 import eqsat
 from eqsat.algebra.normal import MAX_POWER, in_lowest_terms, normalise
 from eqsat.extract import CostModel
-from eqsat.term.expr import Expr, postorder
+from eqsat.term.expr import Expr
+from eqsat.term.walks import postorder
 
 POSITIVE = {"x": "positive", "y": "positive"}
 

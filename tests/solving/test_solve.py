@@ -11,7 +11,7 @@ import pytest
 
 import eqsat
 from eqsat import Expr, parse, solve
-from eqsat.term.numeric import reference
+from eqsat.term.reference import reference
 from tests.conftest import corpus
 
 

@@ -219,8 +219,8 @@ def test_a_rope_answers_one_character_prefixes_only() -> None:
 
 
 def test_a_comment_per_subterm_is_the_start_of_its_text() -> None:
-    from eqsat.term.expr import postorder
     from eqsat.term.printing import Abbreviations, abbreviated, to_text
+    from eqsat.term.walks import postorder
 
     chain = eqsat.parse("x")
     for i in range(400):  # deep enough that printing each subterm whole would be quadratic

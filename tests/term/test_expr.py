@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import eqsat
-from eqsat.term.expr import make, number, postorder, tree_size
+from eqsat.term.expr import make, number
+from eqsat.term.walks import postorder, tree_size
 
 
 def test_structurally_equal_terms_are_one_object() -> None:

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.term.numeric import evaluate, numpy_function, reference
+from eqsat.term.numeric import evaluate, numpy_function
 from eqsat.term.ops import ALIASES, OPS, ROWS, lookup
 from eqsat.term.parse import parse
+from eqsat.term.reference import reference
 
 CORPUS_FUNCTIONS = [
     "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 import eqsat
 from eqsat.rules import shipped_rules
-from eqsat.term.expr import make, number, postorder, tree_size
-from eqsat.term.numeric import reference
+from eqsat.term.expr import make, number
 from eqsat.term.ops import ROWS
 from eqsat.term.parse import parse
+from eqsat.term.reference import reference
+from eqsat.term.walks import postorder, tree_size
 from tests.conftest import CORPORA, assert_equivalent, corpus
 
 CASES = [

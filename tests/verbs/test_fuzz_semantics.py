@@ -16,9 +16,11 @@ import pytest
 
 import eqsat
 from eqsat import Expr
-from eqsat.term.expr import make, number, postorder
-from eqsat.term.numeric import evaluate, reference
+from eqsat.term.expr import make, number
+from eqsat.term.numeric import evaluate
+from eqsat.term.reference import reference
 from eqsat.term.shape import ELEMENTWISE
+from eqsat.term.walks import postorder
 from tests.conftest import _sample, assert_equivalent
 
 OPS = sorted(ELEMENTWISE)

@@ -10,7 +10,7 @@ import sympy
 
 import eqsat
 from eqsat import EqsatError
-from eqsat.term.numeric import reference
+from eqsat.term.reference import reference
 from tests.conftest import corpus
 
 IN_SCOPE = [case for case in corpus("sympy_verbs.jsonl")

@@ -17,7 +17,8 @@ import numpy as np
 from ..errors import EqsatError
 from ..limits.budget import Backstop
 from ..term.expr import Expr
-from ..term.numeric import digits_needed, evaluate, reference
+from ..term.numeric import evaluate
+from ..term.reference import digits_needed, reference
 from ..term.sampling import (
     DTYPES,
     float_bits,

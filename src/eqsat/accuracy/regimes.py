@@ -13,8 +13,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..limits.budget import Backstop
-from ..term.expr import Expr, make, number, postorder, symbol
+from ..term.expr import Expr, make, number, symbol
 from ..term.sampling import float_at, float_ordinals
+from ..term.walks import postorder
 from .measure import Domain, Sample, bits_at, sample_at, shortest_decimal
 from .series import Approximation, guarded, holds_on_region
 

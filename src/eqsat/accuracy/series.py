@@ -23,11 +23,12 @@ import sympy
 
 from ..errors import EqsatError
 from ..limits.budget import Backstop
-from ..term.expr import Expr, make, number, postorder, rebuild, symbol
+from ..term.expr import Expr, make, number, symbol
 from ..term.ops import OPS, SCALAR_KINDS
 from ..term.parse import parse
 from ..term.sampling import float_at, float_from_ordinals, float_ordinals
 from ..term.sympy_bridge import from_sympy, to_sympy
+from ..term.walks import postorder, rebuild
 from .measure import Domain, Sample, bits_at, inside, narrowed, sample, sample_at, shortest_decimal
 
 PRECISION = 8  # exponents known past the leading one (of the variable, or of 1/x at infinity)

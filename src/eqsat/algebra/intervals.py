@@ -9,8 +9,9 @@ from collections.abc import Mapping
 import mpmath
 
 from ..term.bounds import WHOLE, Interval, iv
-from ..term.expr import Expr, postorder
+from ..term.expr import Expr
 from ..term.ops import OPS, Sign
+from ..term.walks import postorder
 
 
 def bounds(expr: Expr, ranges: Mapping[str, tuple[float, float]]) -> dict[Expr, Interval]:

@@ -12,9 +12,10 @@ from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LimitError
-from ..term.expr import Expr, make, number, postorder, rebuild
+from ..term.expr import Expr, make, number
 from ..term.ops import OPS
 from ..term.shape import is_tensor
+from ..term.walks import postorder, rebuild
 from .polynomials import (
     Unreduced,
     applied,

@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import EqsatError
-from ..term.expr import Expr, make, number, postorder, symbol_names
+from ..term.expr import Expr, make, number
+from ..term.walks import postorder, symbol_names
 from .polynomials import flint_number
 
 Monomial = tuple[tuple[int, int], ...]  # sorted (variable index, exponent), exponent != 0

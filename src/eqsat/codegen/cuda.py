@@ -9,9 +9,10 @@ from collections.abc import Sequence
 
 from ..errors import EqsatError
 from ..term import numeric
-from ..term.expr import Expr, postorder
+from ..term.expr import Expr
 from ..term.ops import COMPARISONS, OPS
 from ..term.printing import Abbreviations, Printer, abbreviated
+from ..term.walks import postorder
 from .numpy import MODULE_NAMES, check_python_names
 
 C_TYPES = {"float32": "float", "float64": "double"}

@@ -13,9 +13,10 @@ import numpy as np
 
 from ..errors import EqsatError
 from ..term import numeric
-from ..term.expr import Expr, symbol_names
+from ..term.expr import Expr
 from ..term.ops import OPS, TENSOR_OPS
 from ..term.printing import Abbreviations, abbreviated
+from ..term.walks import symbol_names
 from .numpy import (
     MODULE_NAMES,
     NumpyPrinter,

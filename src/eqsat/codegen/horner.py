@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from ..term.expr import Expr, make, number, postorder
+from ..term.expr import Expr, make, number
+from ..term.walks import postorder
 
 Cost = Callable[[Expr], float]
 MAX_TERMS = 64  # a longer sum is left as written (each variable's scheme is measured whole)

@@ -12,10 +12,11 @@ from typing import Any
 
 from ..errors import EqsatError
 from ..term import numeric
-from ..term.expr import Expr, postorder, symbol_names
+from ..term.expr import Expr
 from ..term.ops import OPS, ROWS, SCALAR_KINDS, TENSOR_OPS
 from ..term.printing import Abbreviations, Printer, abbreviated
 from ..term.shape import ALL_AXES, AXIS_OPS, Shape, shape_of
+from ..term.walks import postorder, symbol_names
 from .shapes import CHECK, shape_check
 from .tiling import CONSTANTS, RUNTIME
 

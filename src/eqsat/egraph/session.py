@@ -17,8 +17,9 @@ from ..limits.budget import Limits, Snapshot
 from ..limits.progress import Progress
 from ..limits.report import RunReport, StopReason
 from ..rules.guards import SIGN_FACTS
-from ..term.expr import Expr, check_depth, check_same_symbol, depth, postorder, tree_size
+from ..term.expr import Expr, check_same_symbol
 from ..term.shape import is_tensor, shape_of
+from ..term.walks import check_depth, depth, postorder, tree_size
 from . import analysis
 from .decode import BY_CONSTRUCTOR, CONSTRUCTORS, term_to_expr
 

@@ -24,8 +24,9 @@ from ..errors import EqsatError
 from ..limits.budget import Snapshot
 from ..rules.guards import GUARDS
 from ..rules.model import Guard, Rule
-from ..term.expr import Expr, make, number, postorder
+from ..term.expr import Expr, make, number
 from ..term.ops import OPS, folded
+from ..term.walks import postorder
 
 Node = tuple[str, tuple[int, ...], Fraction | str | None]
 Binding = dict[Expr, int]  # pattern variable -> e-class

@@ -7,9 +7,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..limits.budget import NUMBER_COST, SYMBOL_COST
-from ..term.expr import Expr, postorder
+from ..term.expr import Expr
 from ..term.ops import OPS
 from ..term.shape import SHAPE_ARGUMENTS, Shape, shape_of
+from ..term.walks import postorder
 
 Node = tuple[str, tuple[int, ...], object]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..term.expr import Expr, make, number, rebuild
+from ..term.expr import Expr, make, number
 from ..term.ops import OPS
 from ..term.shape import is_tensor
+from ..term.walks import rebuild
 
 FOLDED = ("add", "sub", "mul")  # exactly, by their folds in the op table
 

@@ -8,8 +8,9 @@ from egglog import bindings
 
 from ..encoding import commands as t
 from ..encoding.shape_analysis import SHAPE_OF
-from ..term.expr import Expr, postorder
+from ..term.expr import Expr
 from ..term.shape import SHAPE_ARGUMENTS
+from ..term.walks import postorder
 from .guards import DEPENDENCE_GUARDS, GUARDS, SHAPE_GUARDS
 from .model import Guard, Rule
 

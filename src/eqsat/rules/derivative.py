@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..term.expr import Expr, make, postorder
+from ..term.expr import Expr, make
+from ..term.walks import postorder
 from .guards import GUARDS
 from .matching import Binding, match
 from .model import Guard, Rule

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..term.expr import Expr, tree_size
+from ..term.expr import Expr
+from ..term.walks import tree_size
 from .direct import ruled_out
 from .model import Rule
 from .modulo import Steps, View, could_match, subviews, tried_out, views

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..term.expr import Expr, postorder, tree_size
+from ..term.expr import Expr
 from ..term.shape import is_tensor
+from ..term.walks import postorder, tree_size
 from .guards import SHAPE_GUARDS
 
 

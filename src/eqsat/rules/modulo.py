@@ -14,7 +14,8 @@ import zlib
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ..term.expr import Expr, postorder
+from ..term.expr import Expr
+from ..term.walks import postorder
 
 N_ARY = ("add", "mul")
 MAX_MATCH_STEPS = 2_000  # past this many tries, a left side is taken to match...

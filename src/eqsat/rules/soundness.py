@@ -9,9 +9,10 @@ from fractions import Fraction
 
 import mpmath
 
-from ..term.expr import Expr, number, postorder
-from ..term.numeric import reference
+from ..term.expr import Expr, number
+from ..term.reference import reference
 from ..term.sampling import spread
+from ..term.walks import postorder
 from .guards import DEPENDENCE_GUARDS, GUARDS
 from .model import Rule
 from .soundness_tensor import check_tensor_rule

@@ -10,10 +10,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..errors import ShapeError
-from ..term.expr import Expr, number, postorder, shaped_symbol, symbol
+from ..term.expr import Expr, number, shaped_symbol, symbol
 from ..term.numeric import evaluate
 from ..term.sampling import uniform_array
 from ..term.shape import ALL_AXES, AXIS_OPS, Shape, shape_of, show
+from ..term.walks import postorder
 from .guards import GUARDS
 from .model import Guard, Rule
 from .verdict import Verdict, smooth_function

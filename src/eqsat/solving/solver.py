@@ -15,7 +15,7 @@ from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
 from ..term.expr import Expr, make, number
-from ..term.numeric import reference
+from ..term.reference import reference
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .solution import Case, Discarded, Solution, SolutionKind

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 import mpmath
 
-from ..term.expr import Expr, make, number, postorder
-from ..term.numeric import reference
+from ..term.expr import Expr, make, number
 from ..term.ops import OPS
+from ..term.reference import reference
 from ..term.sampling import special_then_uniform
+from ..term.walks import postorder
 from .solution import Discarded
 
 CHECK_DIGITS = 60

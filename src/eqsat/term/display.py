@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..errors import ArgumentError
-from .expr import Expr
 from .ops import OPS, REDUCING, ROWS
 from .printing import ATOM, ELLIPSIS, InfixPrinter, Shown
+
+if TYPE_CHECKING:
+    from .expr import Expr
 
 _P_MUL, _P_NEG, _P_POW = (OPS[n].precedence for n in ("mul", "neg", "pow"))
 _REDUCING_NAMES = {op: name for name, op in REDUCING.items()}
@@ -31,7 +32,7 @@ class LatexPrinter(InfixPrinter):
     constants: ClassVar[dict[str, str]] = functions  # pi and E are in the op table too
 
     def _symbol(self, name: str) -> str:
-        if name == ELLIPSIS.name:
+        if name == ELLIPSIS:
             return "\\ldots"
         split = _SUBSCRIPTED.match(name)
         if split and name not in _GREEK:
@@ -188,16 +189,10 @@ def latex_text(text: str) -> str:
 
 def latex(expr: Expr) -> str:
     """The LaTeX of an expression (math mode, without dollars): latex(x/2) is \\frac{x}{2}."""
-    return LatexPrinter().doprint(_expr(expr))
+    return LatexPrinter().doprint(expr)
 
 
 def pretty(expr: Expr) -> str:
     """A one-line Unicode rendering for people: pretty(x**2*y) is x²·y."""
-    return UnicodePrinter().doprint(_expr(expr))
+    return UnicodePrinter().doprint(expr)
 
-
-def _expr(value: object) -> Expr:
-    if not isinstance(value, Expr):
-        raise ArgumentError(f"expected an eqsat Expr (eqsat.parse makes one from text), not "
-                            f"{type(value).__name__}")
-    return value

@@ -14,12 +14,16 @@ from fractions import Fraction
 from typing import Any, ClassVar, Union
 
 from ..errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
-from .ops import OPS, TENSOR_OPS, lookup
+from .display import latex
+from .ops import OPS, lookup
+from .printing import to_text
+from .reference import reference
+from .shape import shape_of
+from .walks import postorder, rebuild, tree_leaves, tree_size
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
-MAX_DEPTH = 100_000  # nesting that reaches the e-graph
 NOT_REAL = frozenset({"inf", "infinity", "nan", "oo"})  # names refused as symbols
 
 _RELATIONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
@@ -189,8 +193,6 @@ class Expr:
 
     # --- display ------------------------------------------------------------------------------
     def __str__(self) -> str:
-        from .printing import to_text
-
         return to_text(self)
 
     def __repr__(self) -> str:
@@ -198,8 +200,6 @@ class Expr:
 
     def _repr_latex_(self) -> str:
         """Jupyter renders an Expr as typeset math."""
-        from .display import latex
-
         return f"${latex(self)}$"
 
     # --- structure ----------------------------------------------------------------------------
@@ -208,7 +208,7 @@ class Expr:
 
     def count_ops(self) -> int:
         """Operations in the tree, repeated subterms counted each time they appear."""
-        return tree_size(self) - _tree_leaves(self)
+        return tree_size(self) - tree_leaves(self)
 
     def subs(self, mapping: dict[Expr, Expr]) -> Expr:
         """Replace subterms (symbols, usually) by other terms."""
@@ -230,8 +230,6 @@ os.register_at_fork(after_in_child=_new_table_lock)
 
 def _fitted(result: Expr) -> Expr:
     """An expression built by an operator, its shapes checked as NumPy would (ShapeError)."""
-    from .shape import shape_of  # shape.py builds on this module
-
     shape_of(result)
     return result
 
@@ -246,8 +244,6 @@ def _constant_value(expr: Expr, wanted: str) -> Any:
                               "evaluate")
     if expr.is_number:
         return expr.number
-    from .numeric import reference  # numeric.py builds on this module
-
     value = reference(expr, {}, digits=50)
     if value is None:
         raise EvaluationError(f"{wanted}() of {expr}: it is undefined or not finite")
@@ -280,29 +276,6 @@ def _truth(relation: Expr) -> bool:
     return bool(compare[relation.op](left, right))
 
 
-def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
-    """Distinct subterms, children before parents, without recursion; with `into`, only the
-    children of nodes it accepts (the others are leaves of the walk)."""
-    order: list[Expr] = []
-    seen: set[Expr] = set()
-    stack: list[Expr | None] = [root]  # None: the node below it is done (its children are)
-    while stack:
-        node = stack.pop()
-        if node is None:
-            order.append(stack.pop())  # type: ignore[arg-type]  # a node follows a None
-            continue
-        if node in seen:
-            continue
-        seen.add(node)
-        stack += (node, None)
-        if into is None or into(node):
-            args = node.args
-            for index in range(len(args) - 1, -1, -1):
-                if args[index] not in seen:
-                    stack.append(args[index])
-    return order
-
-
 def check_same_symbol(held: dict[str, Expr], node: Expr) -> None:
     """An EqsatError where the symbol `node` differs in assumptions or shape from the one of
     its name in `held` (one query, one meaning per name); else it is recorded there."""
@@ -313,83 +286,6 @@ def check_same_symbol(held: dict[str, Expr], node: Expr) -> None:
     if first.shape != node.shape:
         raise EqsatError(f"symbol {node.name!r} appears with different shapes: "
                          f"{first.shape} and {node.shape}")
-
-
-def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:
-    """Bottom-up rewrite: build(node, new_args) for every distinct subterm."""
-    done: dict[Expr, Expr] = {}
-    for node in postorder(root):
-        done[node] = build(node, [done[a] for a in node.args])
-    return done[root]
-
-
-def sizes(root: Expr) -> tuple[int, int, bool]:
-    """(nodes as a tree, depth, whether a tensor op or shaped symbol is in it): computed once
-    per subterm and kept on it (a 100,000-deep input was walked 15 times per simplify)."""
-    known: tuple[int, int, bool] | None = root._sizes
-    if known is not None:
-        return known
-    if all(a._sizes is not None for a in root.args):  # built bottom-up, as parse does
-        _set_sizes(root)
-        assert root._sizes is not None
-        return root._sizes
-    stack: list[tuple[Expr, bool]] = [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node._sizes is not None:
-            continue
-        if not expanded:
-            stack.append((node, True))
-            stack.extend((a, False) for a in node.args if a._sizes is None)
-            continue
-        _set_sizes(node)
-    assert root._sizes is not None
-    return root._sizes
-
-
-def _set_sizes(node: Expr) -> None:
-    """A node's sizes from its arguments' (all known)."""
-    parts = [a._sizes for a in node.args if a._sizes is not None]
-    tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
-        any(p[2] for p in parts)
-    object.__setattr__(node, "_sizes", (1 + sum(p[0] for p in parts),
-                                        1 + max((p[1] for p in parts), default=0), tensor))
-
-
-def tree_size(root: Expr) -> int:
-    """Nodes of the expression as a tree (shared subterms counted at every use)."""
-    return sizes(root)[0]
-
-
-def symbol_names(roots: Iterable[Expr]) -> dict[Expr, frozenset[str]]:
-    """The names of the symbols in every distinct subterm of the roots (one pass)."""
-    found: dict[Expr, frozenset[str]] = {}
-    for root in roots:
-        for node in postorder(root):
-            if node not in found:
-                found[node] = frozenset((node.name,)) if node.is_symbol else \
-                    frozenset().union(*(found[a] for a in node.args))
-    return found
-
-
-def depth(root: Expr) -> int:
-    """Levels of nesting: 1 for a leaf."""
-    return sizes(root)[1]
-
-
-def check_depth(root: Expr) -> None:
-    """A LimitError for an expression nested deeper than MAX_DEPTH."""
-    found = depth(root)
-    if found > MAX_DEPTH:
-        raise LimitError(f"the expression is nested {found:,} levels deep; eqsat works on at "
-                         f"most {MAX_DEPTH:,}")
-
-
-def _tree_leaves(root: Expr) -> int:
-    leaves: dict[Expr, int] = {}
-    for node in postorder(root):
-        leaves[node] = sum(leaves[a] for a in node.args) if node.args else 1
-    return leaves[root]
 
 
 # --- construction -------------------------------------------------------------------------------

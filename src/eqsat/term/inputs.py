@@ -9,7 +9,8 @@ from ..errors import ShapeError
 from . import arguments
 from .expr import Expr
 from .parse import parse
-from .shape import is_tensor, shape_of, tensor
+from .shape import is_tensor, shape_of
+from .tensors import tensor
 
 ExprInput = Expr | str
 Variable = Expr | str

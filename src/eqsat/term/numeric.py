@@ -1,19 +1,21 @@
-"""Numeric meaning of an Expr: NumPy evaluation, and the mpmath ground truth."""
+"""An Expr evaluated by NumPy at arrays of points, and NumPy forms of the ops it lacks."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
 
 from ..errors import EvaluationError
-from .expr import Expr, postorder
 from .ops import COMPARISONS, OPS, TENSOR_OPS, OpKind
 from .shape import ALL_AXES, AXISWISE, REDUCTIONS
+from .walks import postorder
+
+if TYPE_CHECKING:
+    from .expr import Expr
 
 
 def rounded(value: Fraction) -> float:
@@ -185,117 +187,3 @@ def _tensor_value(op: str, args: list[Any]) -> Any:
     return numpy_function(op)(*args)
 
 
-def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | None:
-    """diff(f, x) at a point, by mpmath's numerical differentiation of f's reference."""
-    body, variable = node.args
-    if not variable.is_symbol:
-        raise EvaluationError(f"diff needs a symbol to differentiate in, not {variable}")
-
-    def along(t: mpmath.mpf) -> mpmath.mpf:  # at the raised precision diff works in
-        value = reference(body, {**values, variable.name: t}, mpmath.mp.dps)
-        if value is None:
-            raise ValueError("undefined near the point")
-        return value
-
-    if variable.name not in values:
-        raise EvaluationError(f"no value given for symbol {variable.name!r}")
-    try:
-        return mpmath.diff(along, mpmath.mpf(values[variable.name]))
-    except (ValueError, ZeroDivisionError):
-        return None
-
-
-_ROUGH = 64  # bits for a magnitude that only a comparison or a count of digits reads
-
-def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath.mpf]:
-    """How many digits a node's value hides, as ratios 10^k: a sum or difference spans its
-    operands and result (cancellation, or a small operand absorbed by a large one; infinite
-    when it cancels to exactly 0); exp(a), cos(a), ... near a = 0 hide a (or a^2) under 1."""
-    if op in ("add", "sub"):
-        sizes = [abs(a) for a in args if a] + ([abs(result)] if result else [])
-        if not result:
-            return [mpmath.inf] if sizes else []
-        return [max(sizes) / min(sizes)]
-    if op in OPS and OPS[op].absorbs and args[0] and abs(args[0]) < 1:
-        return [1 / abs(args[0]) ** OPS[op].absorbs]
-    if op == "log1mexp" and args[0] < -1:  # log(1 - exp(a)): exp(a) under 1
-        return [mpmath.exp(-args[0])]
-    if op == "logaddexp" and result and abs(result) < 1:  # log(1 + small)
-        return [1 / abs(result)]
-    if op == "pow" and args[0] > 0 and args[1]:
-        with mpmath.workprec(_ROUGH):
-            shift = abs(args[1] * mpmath.log(args[0]))
-            return [1 / shift] if 0 < shift < 1 else []
-    return []
-
-
-ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
-
-
-def digits_needed(spreads: list[mpmath.mpf], kept: float, top: float) -> float:
-    """The working digits that leave every node `kept` digits beyond what it hides (its
-    spread from reference(); a total cancellation asks for top); spreads past top cannot be
-    resolved and are left out (0 where there are none)."""
-    wanted = [float(mpmath.log10(r)) + kept if mpmath.isfinite(r) else top for r in spreads]
-    return max((w for w in wanted if w <= top), default=0.0)
-
-
-def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
-    """Whether an exponential's or a periodic function's argument is beyond every float
-    (exp(exp(exp(20))) has the argument 10^(2*10^8); sin(exp(x)) at x = 10^5 needs pi to
-    43,000 digits): mpmath would take minutes or more on it, and no float input can produce
-    it. Such points count as not finite."""
-    spec = OPS.get(op)
-    if spec is not None and spec.periodic:
-        return bool(abs(args[0]) > ASTRONOMICAL)
-    if spec is None or not spec.exponential:  # (mpmath takes minutes, or runs out of
-        return False  # memory, on sigmoid(10^(10^13)), tanh and erfc alike)
-    if op == "pow":
-        base, exponent = args
-        with mpmath.workprec(_ROUGH):
-            return bool(abs(exponent) > ASTRONOMICAL or
-                        (abs(base) > 1 and abs(exponent) * mpmath.log(abs(base)) > ASTRONOMICAL))
-    return any(abs(a) > ASTRONOMICAL for a in args)
-
-
-def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
-              max_magnitude: int | None = None,
-              spreads: list[mpmath.mpf] | None = None) -> mpmath.mpf | None:
-    """The exact-enough real value at a point, or None where expr is undefined or not finite
-    (or astronomically large: see _astronomical).
-
-    With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
-    absolute rounding error could then swamp a result that cancels down to a small number.
-    With `spreads` (a list), it receives for each node a ratio 10^k that says the node
-    needs about k more digits than the float result: see _spreads.
-    """
-    done: dict[Expr, mpmath.mpf] = {}
-    bound = mpmath.mpf(10) ** max_magnitude if max_magnitude is not None else None
-    with mpmath.workdps(digits):
-        for node in postorder(expr):
-            if node.is_symbol:
-                if node.name not in values:
-                    raise EvaluationError(f"no value given for symbol {node.name!r}")
-                result = mpmath.mpf(values[node.name])
-            elif node.is_number:
-                result = mpmath.mpf(node.number.numerator) / node.number.denominator
-            elif node.op == "diff":
-                result = _derivative(node, values)
-            else:
-                function = OPS[node.op].reference
-                if function is None:
-                    raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
-                if _astronomical(node.op, [done[a] for a in node.args]):
-                    return None
-                try:
-                    result = function(*(done[a] for a in node.args))
-                except (ZeroDivisionError, ValueError, OverflowError):
-                    return None
-            if not isinstance(result, mpmath.mpf) or not mpmath.isfinite(result):
-                return None
-            if bound is not None and abs(result) >= bound:
-                return None
-            if spreads is not None:
-                spreads.extend(_spreads(node.op, [done[a] for a in node.args], result))
-            done[node] = result
-    return done[expr]

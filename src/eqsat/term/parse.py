@@ -22,7 +22,8 @@ from ..errors import EqsatError, ParseError, ShapeError, ShapeParseError
 from ..limits.gc_pause import collector_paused
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, OpKind, lookup
-from .shape import AXIS_OPS, shape_of, with_axis
+from .shape import AXIS_OPS, shape_of
+from .tensors import with_axis
 
 MAX_INPUT_CHARS = 100_000
 MAX_NESTING = 200

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..limits.gc_pause import collector_paused
-from .expr import Expr, postorder
 from .ops import OPS, REDUCING, OpKind
 from .shape import ALL_AXES, AXIS_OPS
+from .walks import postorder
+
+if TYPE_CHECKING:
+    from .expr import Expr
 
 ATOM = 1000
 _RIGHT_ASSOCIATIVE = frozenset({"pow"})
@@ -131,7 +134,7 @@ def parenthesized(text: str, prec: int, parent: int, right: bool, op: str,
 
 
 MAX_PRINTED_NODES = 200_000  # past this many nodes as a tree, the printers show a part
-ELLIPSIS = Expr("sym", (), "…")  # stands for a subterm left out (not parseable, on purpose)
+ELLIPSIS = "…"  # the name of a symbol standing for a subterm left out (not parseable)
 Shown = tuple[str, int]  # text and the precedence of its outermost operator
 
 
@@ -149,15 +152,16 @@ def shown_part(root: Expr, budget: int = MAX_PRINTED_NODES) -> Expr:
             positions.extend((arg, index) for arg in node.args)
     if all(expanded):
         return root
+    node_type = type(root)  # Expr: printing sits below it, in expr.py's __str__
     children: dict[int, list[Expr]] = {}
     for index in range(len(positions) - 1, -1, -1):
         node, parent = positions[index]
         if not node.args:
             built = node
         elif expanded[index]:
-            built = Expr(node.op, tuple(reversed(children.pop(index))))
+            built = node_type(node.op, tuple(reversed(children.pop(index))))
         else:
-            built = ELLIPSIS
+            built = node_type("sym", (), ELLIPSIS)
         children.setdefault(parent, []).append(built)
     return children[-1][0]
 

@@ -9,9 +9,10 @@ from typing import Any
 import sympy
 
 from ..errors import ArgumentError, EqsatError
-from .expr import Expr, make, number, postorder, symbol
+from .expr import Expr, make, number, symbol
 from .ops import OPS, ROWS
 from .parse import parse
+from .walks import postorder
 
 _DIRECT: dict[str, Any] = {op.name: getattr(sympy, op.sympy) for op in ROWS
                            if op.sympy and op.arity}  # (pi and E: in _arithmetic)

@@ -20,10 +20,11 @@ from ..extract.tree import class_shapes
 from ..limits.budget import Budget, Limits
 from ..limits.report import StopReason
 from ..term import arguments
-from ..term.expr import Expr, postorder
+from ..term.expr import Expr
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
 from ..term.ops import OPS
 from ..term.shape import is_tensor
+from ..term.walks import postorder
 from .derivatives import expand_derivatives
 from .simplify import simplify_report
 from .stabilize import stabilize

@@ -13,9 +13,10 @@ from ..extract import CostModel, TreeExtractor
 from ..limits.report import RunReport, StopReason
 from ..rules.derivative import derivative
 from ..rules.reverse import DIFF_RULESET, GRAD_RULESET
-from ..term.expr import Expr, make, number, postorder, rebuild, symbol
+from ..term.expr import Expr, make, number, symbol
 from ..term.inputs import Variable
 from ..term.shape import is_tensor
+from ..term.walks import postorder, rebuild
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when used
     from ..egraph.engine import Engine

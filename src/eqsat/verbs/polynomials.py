@@ -5,9 +5,10 @@ from __future__ import annotations
 from ..algebra.normal import as_fraction, is_rational_node
 from ..errors import EqsatError
 from ..extract.order import display_order
-from ..term.expr import Expr, make, rebuild
+from ..term.expr import Expr, make
 from ..term.inputs import ExprInput, to_expr
 from ..term.shape import is_tensor
+from ..term.walks import rebuild
 
 
 def factor(expr: ExprInput) -> Expr:

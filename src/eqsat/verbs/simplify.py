@@ -25,9 +25,10 @@ from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_si
 from ..rules.model import Rule
 from ..rules.reverse import DIFF_RULESET
 from ..term import arguments
-from ..term.expr import Expr, check_depth, check_same_symbol, postorder
+from ..term.expr import Expr, check_same_symbol
 from ..term.inputs import ExprInput, Shapes, to_expr
 from ..term.shape import is_tensor
+from ..term.walks import check_depth, postorder
 from .derivatives import expand_derivatives
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when used

@@ -11,10 +11,11 @@ from ..egraph.per_thread import engine
 from ..errors import EqsatError, ShapeError
 from ..limits.budget import Limits
 from ..term import arguments
-from ..term.expr import Expr, postorder, symbol
+from ..term.expr import Expr, symbol
 from ..term.inputs import ExprInput, Variable, to_expr
 from ..term.ops import COMPARISONS
 from ..term.shape import is_tensor
+from ..term.walks import postorder
 
 if TYPE_CHECKING:  # loaded when used
     from ..solving import Solution

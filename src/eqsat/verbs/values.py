@@ -13,7 +13,7 @@ from ..errors import EvaluationError
 from ..term import arguments
 from ..term.expr import Expr
 from ..term.inputs import ExprInput, to_expr
-from ..term.numeric import digits_needed, reference
+from ..term.reference import digits_needed, reference
 from ..term.shape import is_tensor
 
 MAX_DIGITS = 10_000  # the most digits N gives
