@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..term.expr import Expr, make, number
+from ..term.printing import Texts
 from .guards import GUARDS
 from .model import Guard, Rule
 from .modulo import N_ARY, View, canonical, num, power_part, split_powers, subviews, views
@@ -58,7 +59,7 @@ def rewrites(term: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
     symbols = {s.name: s for s in term.free_symbols()}
     steps = [0]
     root = found[term]
-    built: dict[View, Expr] = {}
+    built = Made()
     for node in subviews(root):
         for rule, pattern in rules.by_op.get(node.op, ()):
             for binding, left_over in _matches(pattern, node, steps):
@@ -92,7 +93,7 @@ def _fails(guard: Guard, binding: ViewMatch, symbols: Mapping[str, Expr]) -> boo
 
 
 def _rewritten(rule: Rule, binding: ViewMatch, left_over: list[View], node: View, root: View,
-               symbols: Mapping[str, Expr], built: dict[View, Expr]) -> Expr | None:
+               symbols: Mapping[str, Expr], built: Made) -> Expr | None:
     """The whole term with the node rewritten by the rule; None where a guard is not decided
     true on the term."""
     variables = {v.name: v for v in rule.lhs.free_symbols()}
@@ -117,19 +118,27 @@ def _replaced(view: View, old: View, new: View) -> View:
     return canonical(view.op, view.value, tuple(_replaced(a, old, new) for a in view.args))
 
 
-def from_view(view: View, symbols: Mapping[str, Expr],
-              built: dict[View, Expr] | None = None) -> Expr:
+class Made:
+    """The terms of the views already met, and their texts (the rewrites of one term share
+    most of their parts)."""
+
+    def __init__(self) -> None:
+        self.terms: dict[View, Expr] = {}
+        self.text = Texts()
+
+
+def from_view(view: View, symbols: Mapping[str, Expr], built: Made | None = None) -> Expr:
     """A term with this view: sums and products nested to the left, their operands in the
-    order of their text (a + b, x*y), numbers last (display_order moves them). built: the
-    terms of views already met (the rewrites of one term share most of their parts)."""
-    built = {} if built is None else built
-    found = built.get(view)
+    order of their text (a + b, x*y), numbers last (display_order moves them). built: what
+    was made before for the same term's rewrites."""
+    built = Made() if built is None else built
+    found = built.terms.get(view)
     if found is None:
-        found = built[view] = _from_view(view, symbols, built)
+        found = built.terms[view] = _from_view(view, symbols, built)
     return found
 
 
-def _from_view(view: View, symbols: Mapping[str, Expr], built: dict[View, Expr]) -> Expr:
+def _from_view(view: View, symbols: Mapping[str, Expr], built: Made) -> Expr:
     if view.op == "num":
         assert not isinstance(view.value, str) and view.value is not None
         return number(view.value)
@@ -137,7 +146,7 @@ def _from_view(view: View, symbols: Mapping[str, Expr], built: dict[View, Expr])
         return symbols[str(view.value)]
     args = [from_view(a, symbols, built) for a in view.args]
     if view.op in N_ARY:
-        args.sort(key=lambda arg: (arg.is_number, str(arg)))
+        args.sort(key=lambda arg: (arg.is_number, built.text(arg)))
         chained = args[0]
         for arg in args[1:]:
             chained = make(view.op, chained, arg)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from ..limits.gc_pause import collector_paused
 from .ops import OPS, REDUCING, OpKind
 from .shape import ALL_AXES, AXIS_OPS
-from .walks import postorder
+from .walks import postorder, tree_size
 
 if TYPE_CHECKING:
     from .expr import Expr
@@ -203,23 +203,36 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-class Abbreviations:
+class Texts:
+    """to_text of many terms that share subterms: each distinct subterm is printed once, from
+    its arguments' texts (kept whole, or to their first `kept` characters)."""
+
+    def __init__(self, kept: int | None = None) -> None:
+        self.kept = kept
+        self.printer = TextPrinter()
+        self.done: dict[Expr, tuple[str, int]] = {}
+
+    def __call__(self, expr: Expr) -> str:
+        if self.kept is None and tree_size(expr) > MAX_PRINTED_NODES:
+            return to_text(expr)  # shown in part
+        for node in postorder(expr, lambda n: n not in self.done):
+            if node not in self.done:
+                text, precedence = self.printer.node(node, [self.done[a] for a in node.args])
+                self.done[node] = (str(text)[: self.kept], precedence)
+        return self.done[expr][0]
+
+
+class Abbreviations(Texts):
     """abbreviated() for many subterms of one program (a comment per line): each subterm's
     text is made once, from its arguments' texts kept to a few widths (which is enough to
     make the first `width` characters exact), so a program of n nodes takes time in n."""
 
     def __init__(self, width: int = 60) -> None:
+        super().__init__(kept=4 * width)
         self.width = width
-        self.kept = 4 * width
-        self.printer = TextPrinter()
-        self.done: dict[Expr, tuple[str, int]] = {}
 
     def __call__(self, expr: Expr) -> str:
-        for node in postorder(expr, lambda n: n not in self.done):
-            if node not in self.done:
-                text, precedence = self.printer.node(node, [self.done[a] for a in node.args])
-                self.done[node] = (str(text)[: self.kept], precedence)
-        return _cut(self.done[expr][0], self.width)
+        return _cut(super().__call__(expr), self.width)
 
 
 class Printer[R]:
