@@ -175,7 +175,8 @@ def parser() -> argparse.ArgumentParser:
                        help="values (numbers, exact as written, or expressions) for symbols")
     eval_.set_defaults(run=run_eval)
 
-    for verb, said in (("factor", "one fraction, numerator and denominator factored over the "
+    for verb, said in (("expand", "products and integer powers of sums multiplied out"),
+                       ("factor", "one fraction, numerator and denominator factored over the "
                                   "rationals"),
                        ("cancel", "one fraction in lowest terms, numerator and denominator "
                                   "expanded"),

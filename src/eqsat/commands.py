@@ -326,9 +326,10 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_rational(args: argparse.Namespace) -> int:
-    from .verbs.polynomials import cancel, factor, together
+    from .verbs.polynomials import cancel, expand, factor, together
 
-    verb = {"factor": factor, "cancel": cancel, "together": together}[args.command]
+    verb = {"expand": expand, "factor": factor, "cancel": cancel,
+            "together": together}[args.command]
     print(verb(args.expression))
     return 0
 

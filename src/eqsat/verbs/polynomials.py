@@ -1,7 +1,11 @@
-"""factor, cancel and together: a rational function as one fraction in lowest terms (FLINT)."""
+"""expand, factor, cancel and together: a product multiplied out, or a rational function as
+one fraction in lowest terms (FLINT)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
+from ..algebra import expansion
 from ..algebra.normal import as_fraction, is_rational_node
 from ..errors import EqsatError
 from ..extract.order import display_order
@@ -9,6 +13,21 @@ from ..term.expr import Expr, make
 from ..term.inputs import ExprInput, to_expr
 from ..term.shape import is_tensor
 from ..term.walks import rebuild
+
+
+def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool = True,
+           assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
+    """expr with its products and integer powers of sums multiplied out, as SymPy's expand:
+    expand("(x + 1)^2") is x^2 + 2*x + 1, expand("(x + y)^(3/2)") is x*sqrt(x + y) +
+    y*sqrt(x + y), a quotient's numerator is spread over its denominator, and that
+    denominator multiplied out. deep: inside function arguments too. Where the assumptions
+    prove a base positive (assume={"x": "positive"}), power: 2^(a + b) is 2^a*2^b and
+    (2*y)^z is 2^z*y^z; log: log(x*y) is log(x) + log(y) and log(x^3) is 3*log(x). Equal to
+    expr wherever expr is defined; a LimitError past 10,000 terms."""
+    parsed = to_expr(expr, assume)
+    if is_tensor(parsed):
+        raise EqsatError(f"expand takes a scalar expression, not {parsed}")
+    return display_order(expansion.expand(parsed, deep=deep, power=power, log=log))
 
 
 def factor(expr: ExprInput) -> Expr:
