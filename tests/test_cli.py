@@ -75,6 +75,7 @@ def test_factor_and_cancel_print_one_fraction() -> None:
     assert done.stdout == "(x + 1)*(x^2 + x + 1)*(x - 1)^2/((x - y)*(x + y))\n"
     assert eqsat("cancel", "(x^2 - 1)/(x - 1)").stdout == "x + 1\n"
     assert eqsat("expand", "(x - 1)^3").stdout == "x^3 - 3*x^2 + 3*x - 1\n"
+    assert eqsat("apart", "y/((x + 1)*(x + 2))", "x").stdout == "y/(x + 1) - y/(x + 2)\n"
 
 
 def test_ops_lists_the_table() -> None:

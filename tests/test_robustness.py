@@ -477,6 +477,7 @@ CALLS = {
     "parse": lambda v: eqsat.parse(v), "symbols": lambda v: eqsat.symbols(v),
     "symbol": lambda v: eqsat.symbol(v), "latex": lambda v: eqsat.latex(v),
     "expand": lambda v: eqsat.expand(v), "expand_assume": lambda v: eqsat.expand("x", assume=v),
+    "apart": lambda v: eqsat.apart(v), "apart_variable": lambda v: eqsat.apart("1/(x + 1)", v),
     "explain": lambda v: eqsat.explain(v), "to_sympy": lambda v: eqsat.to_sympy(v),
     "from_sympy": lambda v: eqsat.from_sympy(v), "tensor": lambda v: eqsat.tensor("A", v),
     "operator": lambda v: eqsat.parse("x") * v, "exp": lambda v: eqsat.exp(v),

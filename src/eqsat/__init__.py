@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .explain.steps import Derivation, explain
     from .solving import Case, Discarded, Solution, SolutionKind
     from .verbs.compile import Function, compile, function
-    from .verbs.polynomials import cancel, expand, factor, together
+    from .verbs.polynomials import apart, cancel, expand, factor, together
     from .verbs.stabilize import Stabilized, error_bits, stabilize, stabilize_report
     from .verbs.values import N, subs
 
@@ -56,7 +56,7 @@ _LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.com
          "stabilize": "verbs.stabilize", "stabilize_report": "verbs.stabilize",
          "N": "verbs.values", "subs": "verbs.values", "factor": "verbs.polynomials",
          "cancel": "verbs.polynomials", "together": "verbs.polynomials",
-         "expand": "verbs.polynomials"}
+         "expand": "verbs.polynomials", "apart": "verbs.polynomials"}
 
 
 class _Package(types.ModuleType):
@@ -100,6 +100,7 @@ __all__ = [
     "Stabilized",
     "StopReason",
     "TruthValueError",
+    "apart",
     "cancel",
     "check_rules",
     "compile",

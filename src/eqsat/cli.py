@@ -11,6 +11,7 @@ from contextlib import nullcontext
 from typing import NoReturn
 
 from .commands import (
+    run_apart,
     run_compile,
     run_demo,
     run_diff,
@@ -185,6 +186,12 @@ def parser() -> argparse.ArgumentParser:
         written = commands.add_parser(verb, help=said)
         written.add_argument("expression")
         written.set_defaults(run=run_rational)
+    apart = commands.add_parser("apart", help="partial fractions in one variable over the "
+                                "rationals")
+    apart.add_argument("expression")
+    apart.add_argument("variable", nargs="?",
+                       help="the variable (where the expression has more than one symbol)")
+    apart.set_defaults(run=run_apart)
 
     commands.add_parser("ops", help="list the operator table").set_defaults(run=run_ops)
     commands.add_parser("demo", help="a tour of what eqsat does").set_defaults(run=run_demo)

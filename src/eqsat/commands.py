@@ -334,6 +334,13 @@ def run_rational(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_apart(args: argparse.Namespace) -> int:
+    from .verbs.polynomials import apart
+
+    print(apart(args.expression, args.variable))
+    return 0
+
+
 def run_ops(args: argparse.Namespace) -> int:
     for spec in ROWS:
         spelling = spec.symbol or spec.name

@@ -23,7 +23,7 @@ from .verbs.check_rules import check_rules
 from .verbs.compile import compile, function
 from .verbs.diff import diff, grad
 from .verbs.evaluate import evaluate
-from .verbs.polynomials import cancel, expand, factor
+from .verbs.polynomials import apart, cancel, expand, factor
 from .verbs.simplify import simplify, simplify_report
 from .verbs.solve import solve
 from .verbs.stabilize import stabilize, stabilize_report
@@ -189,11 +189,12 @@ def run_demo() -> None:
     f = function([a, b], grad(a * b, [a])[0])
     print(f"  Theano's gradient of a*b in a, at (1.5, 2.5): {f(1.5, 2.5)}")
 
-    _heading("expand, factor and cancel: multiplied out, or one fraction over the rationals")
+    _heading("expand, factor, cancel, apart: multiplied out, or fractions over the rationals")
     print(f"  expand((x + y)^(3/2)*(x - 1)) = {expand('(x + y)^(3/2)*(x - 1)')}")
     for text in ("(x^5 - x^3 - x^2 + 1)/(x^2 - y^2)", "x^6 - y^6"):
         print(f"  factor({text}) = {factor(text)}")
     print(f"  cancel((5*x*y + x)/(2*x^2*y)) = {cancel('(5*x*y + x)/(2*x^2*y)')}")
+    print(f"  apart((x^3 + 1)/(x^2*(x - 1)^2)) = {apart('(x^3 + 1)/(x^2*(x - 1)^2)')}")
 
     _heading("subs and N: values to any number of digits")
     print(f"  subs(x^2 + y, x=3) = {subs('x^2 + y', x=3)};  N(sqrt(2)*pi, 30) = "

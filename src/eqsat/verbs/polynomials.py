@@ -1,18 +1,19 @@
-"""expand, factor, cancel and together: a product multiplied out, or a rational function as
-one fraction in lowest terms (FLINT)."""
+"""expand, factor, cancel, together and apart: a product multiplied out, a rational function
+as one fraction in lowest terms or as partial fractions (FLINT)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..algebra import expansion
+from ..algebra import expansion, partial_fractions
 from ..algebra.normal import as_fraction, is_rational_node
 from ..errors import EqsatError
 from ..extract.order import display_order
 from ..term.expr import Expr, make
-from ..term.inputs import ExprInput, to_expr
+from ..term.inputs import ExprInput, Variable, to_expr
 from ..term.shape import is_tensor
 from ..term.walks import rebuild
+from .derivatives import variable_in
 
 
 def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool = True,
@@ -28,6 +29,28 @@ def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool 
     if is_tensor(parsed):
         raise EqsatError(f"expand takes a scalar expression, not {parsed}")
     return display_order(expansion.expand(parsed, deep=deep, power=power, log=log))
+
+
+def apart(expr: ExprInput, x: Variable | None = None, *,
+          assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
+    """Partial fractions in x over the rationals, as SymPy's apart: a polynomial in x plus
+    a fraction over each power of each irreducible factor of the denominator, its numerator
+    of lower degree than the factor: apart("1/(x^2 - 1)", "x") is 1/(2*(x - 1)) -
+    1/(2*(x + 1)). x may be left out where the expression has one symbol. Other symbols may
+    appear in the numerator and in a factor of the denominator free of x; an EqsatError
+    where the denominator's coefficients in x depend on them, or x is inside a function."""
+    parsed = to_expr(expr, assume)
+    if is_tensor(parsed):
+        raise EqsatError(f"apart takes a scalar expression, not {parsed}")
+    symbols = sorted(s.name for s in parsed.free_symbols())
+    if x is None and len(symbols) > 1:
+        raise EqsatError(f"apart: say which variable, one of {', '.join(symbols)}")
+    if x is None and not symbols:
+        return parsed
+    variable = variable_in(parsed, x if x is not None else symbols[0])
+    if variable not in parsed.free_symbols():  # a constant in it
+        return parsed
+    return display_order(partial_fractions.apart(parsed, variable))
 
 
 def factor(expr: ExprInput) -> Expr:
