@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
 
 import pytest
 
 import eqsat
-from eqsat.algebra.normal import MAX_POWER, in_lowest_terms, normalise
+from eqsat.algebra.normal import MAX_POWER, in_lowest_terms, normalise, square_root_of
 from eqsat.extract import CostModel
 from eqsat.term.expr import Expr
 from eqsat.term.walks import postorder
@@ -210,3 +211,22 @@ def test_a_sum_in_lowest_terms_is_its_own_cheapest_normal_form() -> None:
             found += 1
             assert normalise(expr, CostModel().remembering_tree_cost()).forms[0] == expr
     assert found > 400
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (Fraction(8), "2*sqrt(2)"), (Fraction(1, 8), "sqrt(2)/4"), (Fraction(9, 4), "3/2"),
+    (Fraction(12), "2*sqrt(3)"), (Fraction(3, 2), "sqrt(6)/2"), (Fraction(2), None),
+    (Fraction(-8), None), (Fraction(10_007**2), "10007"),  # a square beyond the trial divisors
+])
+def test_square_roots_of_numbers(value: Fraction, written: str | None) -> None:
+    found = square_root_of(value)
+    assert (None if found is None else str(found)) == written
+    if found is not None:
+        assert abs(float(found) - math.sqrt(value)) <= 1e-12 * math.sqrt(value)
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("sqrt(8)", "2*sqrt(2)"), ("sqrt(12)/sqrt(3)", "2"), ("sqrt(50) - sqrt(2)", "4*sqrt(2)"),
+    ("sqrt(8)*sqrt(2)", "4"), ("sqrt(1/8)", "sqrt(2)/4")])
+def test_simplify_takes_square_factors_out_of_roots(text: str, answer: str) -> None:
+    assert str(eqsat.simplify(text)) == answer

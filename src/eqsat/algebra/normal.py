@@ -196,11 +196,41 @@ def _integral(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[fmpq_mpoly, fmpq_mpoly]
     return num * factor, den * factor
 
 
+MAX_ROOT_DIVISOR = 1000  # square factors d^2 of a number under a root: by trial division
+
+
+def square_root_of(value: Fraction) -> Expr | None:
+    """sqrt(value) of a positive rational as k*sqrt(m), m an integer without the square
+    factors d^2 (d <= MAX_ROOT_DIVISOR) found in it, or a square: sqrt(8) is 2*sqrt(2),
+    sqrt(1/8) is sqrt(2)/4, sqrt(9/4) is 3/2; None where that is sqrt(value) itself."""
+    if value <= 0:
+        return None
+    inside, outside = value.numerator * value.denominator, 1  # sqrt(p/q) = sqrt(p*q)/q
+    for divisor in range(2, MAX_ROOT_DIVISOR + 1):
+        if divisor * divisor > inside:
+            break
+        while inside % (divisor * divisor) == 0:
+            inside, outside = inside // (divisor * divisor), outside * divisor
+    if math.isqrt(inside) ** 2 == inside:
+        inside, outside = 1, outside * math.isqrt(inside)
+    if inside == value:
+        return None
+    scale = Fraction(outside, value.denominator)
+    if inside == 1:
+        return number(scale)
+    root = make("sqrt", number(inside))
+    top = root if scale.numerator == 1 else make("mul", number(scale.numerator), root)
+    return top if scale.denominator == 1 else make("div", top, number(scale.denominator))
+
+
 def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
-    """A + - * / or integer power of numbers as its number, where it is defined."""
+    """A + - * / or integer power of numbers as its number, where it is defined; the square
+    root of a number with its square factors taken out (square_root_of)."""
     if not node.args:
         return node
     built = make(node.op, *args)
+    if built.op == "sqrt" and args[0].is_number:
+        return square_root_of(args[0].number) or built
     if not (built.op in RATIONAL_OPS and all(a.is_number for a in args)):
         return built
     fold = OPS[built.op].fold

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..algebra.normal import square_root_of
 from ..term.expr import Expr, make, number
 from ..term.ops import OPS
 from ..term.shape import is_tensor
@@ -24,6 +25,9 @@ def _negated(term: Expr) -> Expr | None:
     return None
 
 
+MAX_SHOWN_ROOT_POWER = 64  # b^(k/2) of a number b shown as a multiple of sqrt(b) up to this
+
+
 def _power(base: Expr, exponent: Fraction) -> Expr | None:
     """a^(1/2) as sqrt(a), a^(-1/2) as 1/sqrt(a), a^(-k) as 1/a^k; None for other powers."""
     if exponent == Fraction(1, 2):
@@ -39,7 +43,8 @@ def _power(base: Expr, exponent: Fraction) -> Expr | None:
 def display_order(expr: Expr) -> Expr:
     """Rewrite into the forms people write, by rules the library proves sound: commutativity
     (2*x, x + 1), associativity of scalar sums and products (4*a*b, not 4*(a*b)), a + (-c)*b
-    = a - c*b, a/(1/2) = 2*a, powers by _power, and sums and products of two numbers folded."""
+    = a - c*b, a/(1/2) = 2*a, powers by _power, sums and products of two numbers folded, and
+    square roots of numbers with their square factors outside (2*sqrt(2), not sqrt(8))."""
     scalar = not is_tensor(expr)  # a tensor product's order is its cost: kept
 
     def form(op: str, args: list[Expr]) -> Expr:
@@ -48,6 +53,13 @@ def display_order(expr: Expr) -> Expr:
         if op in ("mul", "add") and scalar and args[1].op == op:
             inner, last = args[1].args
             return form(op, [form(op, [args[0], inner]), last])
+        if op == "sqrt" and args[0].is_number and \
+                (split := square_root_of(args[0].number)) is not None:
+            return split  # 2*sqrt(2), not sqrt(8)
+        if op == "pow" and args[0].is_number and args[1].is_number and \
+                args[1].number.denominator == 2 and 0 < args[1].number < MAX_SHOWN_ROOT_POWER \
+                and (split := square_root_of(args[0].number ** args[1].number.numerator)):
+            return split  # 2^(3/2) as 2*sqrt(2)
         if op == "neg" and args[0].op == "div" and args[0].args[0].is_number:
             return make("div", number(-args[0].args[0].number), args[0].args[1])
         if op == "pow" and args[1].is_number:
