@@ -11,6 +11,7 @@ import pytest
 
 import eqsat
 from eqsat import Expr, parse, solve
+from eqsat.algebra.poly import Ring
 from eqsat.term.reference import reference
 from tests.conftest import corpus
 
@@ -341,3 +342,24 @@ def test_solution_kinds_are_named_once_and_read_as_their_text() -> None:
     assert given_as_text.kind is eqsat.SolutionKind.NONE
     with pytest.raises(ValueError, match="unknown solution kind"):
         eqsat.Solution("many", ("x",))
+
+
+@pytest.mark.parametrize(("equation", "answer"), [
+    ("x^2 - (a + b)*x + a*b = 0", "x = a or x = b"),  # a square discriminant: no radical
+    ("x^2 = a^2", "x = a or x = -a"),
+    ("x^2 + 2*a*x + a^2 = 0", "x = -a"),
+    ("x^2 = a", "x = sqrt(a) or x = -sqrt(a), if 4*a >= 0"),
+    ("2*x^2 = a", "x = sqrt(2*a)/2 or x = -(sqrt(2*a)/2), if 8*a >= 0"),
+])
+def test_roots_in_their_simplest_form(equation: str, answer: str) -> None:
+    assert str(eqsat.solve(equation, "x")) == answer
+
+
+def test_square_roots_of_polynomials() -> None:
+    ring = Ring([eqsat.symbol("x")])
+    square = ring.to_poly(eqsat.parse("a^2 - 2*a*b + b^2"))
+    root = square.square_root()
+    assert root is not None and (root * root - square).is_zero()
+    assert ring.to_poly(eqsat.parse("a^2 + b")).square_root() is None
+    found = ring.to_poly(eqsat.parse("9/4")).square_root()
+    assert found is not None and found.constant_value() == Fraction(3, 2)

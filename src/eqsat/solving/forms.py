@@ -30,14 +30,27 @@ def content(ring: Ring, polys: list[Poly], leading: Poly) -> Fraction:
     return Fraction(top, bottom) * sign
 
 
-def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly) -> list[Expr]:
+def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly,
+                    square: Poly | None = None) -> list[Expr]:
     """(-b + sqrt(d))/(2*a) and (-b - sqrt(d))/(2*a): exact numbers where a, b and d are
-    numbers and d is a square, (p + k*sqrt(m))/q with integers where they are numbers."""
+    numbers and d is a square, (p + k*sqrt(m))/q with integers where they are numbers; where
+    d is the square of a polynomial s (square), (-b +- s)/(2*a) in lowest terms, which are
+    the same two roots (x^2 - (a + b)*x + a*b = 0 has x = a and x = b)."""
     values = [p.constant_value() for p in (a, b, discriminant)]
-    if any(v is None for v in values):
-        two_a, minus_b = (ring.to_expr(p) for p in (a.scale(Fraction(2)), -b))
-        root = make("sqrt", ring.to_expr(discriminant))
-        found = [make("div", make(op, minus_b, root), two_a) for op in ("add", "sub")]
+    if square is not None and any(v is None for v in values):
+        found = [quotient(ring, root, a.scale(Fraction(2))) for root in (-b + square, -b - square)]
+        return list(dict.fromkeys(found))
+    if any(v is None for v in values):  # sqrt(4*a) as 2*sqrt(a): the content's square out
+        outside, _ = _square_free(abs(content(ring, [discriminant], discriminant)))
+        radical = make("sqrt", ring.to_expr(discriminant.scale(1 / outside**2)))
+        lead = a.constant_value()
+        if lead is not None and b.is_zero():  # +- k*sqrt(d), k = outside/(2*a)
+            spread = outside / (2 * abs(lead))
+            found = [_times_root(spread, radical), _times_root(-spread, radical)]
+        else:
+            two_a, minus_b = (ring.to_expr(p) for p in (a.scale(Fraction(2)), -b))
+            root = _times_root(outside, radical)
+            found = [make("div", make(op, minus_b, root), two_a) for op in ("add", "sub")]
         return [display_order(r) for r in dict.fromkeys(found)]
     a_, b_, d_ = (v for v in values if v is not None)
     outside, inside = _square_free(d_) if d_ else (Fraction(0), 1)
@@ -54,6 +67,14 @@ def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly) -> list[Ex
             (scaled if op == "add" else make("neg", scaled))
         found.append(top if below == 1 else make("div", top, number(below)))
     return [display_order(r) for r in found]
+
+
+def _times_root(scale: Fraction, radical: Expr) -> Expr:
+    """scale*radical written p*radical/q (-sqrt(a), 2*sqrt(a), sqrt(a)/2)."""
+    top = radical if abs(scale.numerator) == 1 else make("mul", number(abs(scale.numerator)),
+                                                         radical)
+    top = top if scale.denominator == 1 else make("div", top, number(scale.denominator))
+    return make("neg", top) if scale < 0 else top
 
 
 def _square_free(value: Fraction) -> tuple[Fraction, int]:

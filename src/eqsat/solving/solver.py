@@ -182,8 +182,9 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
         solution = Solution(SolutionKind.NONE, problem.names, method="quadratic",
                             reason=f"the discriminant is {known} < 0: no real root")
     else:
-        roots = quadratic_roots(ring, a, b, discriminant)
-        if known is None:
+        square = discriminant.square_root()
+        roots = quadratic_roots(ring, a, b, discriminant, square)
+        if known is None and square is None:  # a square is never negative
             conditions = (make("ge", ring.to_expr(discriminant), number(0)),)
         kept, discarded = check_candidates(problem.equations, problem.unknowns,
                                            [{name: r} for r in roots])
