@@ -199,13 +199,11 @@ def _integral(num: fmpq_mpoly, den: fmpq_mpoly) -> tuple[fmpq_mpoly, fmpq_mpoly]
 MAX_ROOT_DIVISOR = 1000  # square factors d^2 of a number under a root: by trial division
 
 
-def square_root_of(value: Fraction) -> Expr | None:
-    """sqrt(value) of a positive rational as k*sqrt(m), m an integer without the square
-    factors d^2 (d <= MAX_ROOT_DIVISOR) found in it, or a square: sqrt(8) is 2*sqrt(2),
-    sqrt(1/8) is sqrt(2)/4, sqrt(9/4) is 3/2; None where that is sqrt(value) itself."""
-    if value <= 0:
-        return None
-    inside, outside = value.numerator * value.denominator, 1  # sqrt(p/q) = sqrt(p*q)/q
+def square_free(value: Fraction) -> tuple[Fraction, int]:
+    """A positive value as outside^2 * inside, inside an integer without the square factors
+    d^2 (d <= MAX_ROOT_DIVISOR) found in it, or 1 where the rest is a square; outside
+    rational (sqrt(p/q) = sqrt(p*q)/q)."""
+    inside, outside = value.numerator * value.denominator, 1
     for divisor in range(2, MAX_ROOT_DIVISOR + 1):
         if divisor * divisor > inside:
             break
@@ -213,9 +211,18 @@ def square_root_of(value: Fraction) -> Expr | None:
             inside, outside = inside // (divisor * divisor), outside * divisor
     if math.isqrt(inside) ** 2 == inside:
         inside, outside = 1, outside * math.isqrt(inside)
+    return Fraction(outside, value.denominator), inside
+
+
+def square_root_of(value: Fraction) -> Expr | None:
+    """sqrt(value) of a positive rational as k*sqrt(m) by square_free: sqrt(8) is
+    2*sqrt(2), sqrt(1/8) is sqrt(2)/4, sqrt(9/4) is 3/2; None where that is sqrt(value)
+    itself."""
+    if value <= 0:
+        return None
+    scale, inside = square_free(value)
     if inside == value:
         return None
-    scale = Fraction(outside, value.denominator)
     if inside == 1:
         return number(scale)
     root = make("sqrt", number(inside))

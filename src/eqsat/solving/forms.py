@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..algebra.normal import normalise
+from ..algebra.normal import normalise, square_free
 from ..algebra.poly import Poly, Ring
 from ..extract import CostModel, display_order
 from ..term.expr import Expr, make, number
@@ -41,7 +41,7 @@ def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly,
         found = [quotient(ring, root, a.scale(Fraction(2))) for root in (-b + square, -b - square)]
         return list(dict.fromkeys(found))
     if any(v is None for v in values):  # sqrt(4*a) as 2*sqrt(a): the content's square out
-        outside, _ = _square_free(abs(content(ring, [discriminant], discriminant)))
+        outside, _ = square_free(abs(content(ring, [discriminant], discriminant)))
         radical = make("sqrt", ring.to_expr(discriminant.scale(1 / outside**2)))
         lead = a.constant_value()
         if lead is not None and b.is_zero():  # +- k*sqrt(d), k = outside/(2*a)
@@ -53,7 +53,7 @@ def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly,
             found = [make("div", make(op, minus_b, root), two_a) for op in ("add", "sub")]
         return [display_order(r) for r in dict.fromkeys(found)]
     a_, b_, d_ = (v for v in values if v is not None)
-    outside, inside = _square_free(d_) if d_ else (Fraction(0), 1)
+    outside, inside = square_free(d_) if d_ else (Fraction(0), 1)
     centre, spread = -b_ / (2 * a_), abs(outside / (2 * a_))
     if inside == 1 or spread == 0:
         return [number(v) for v in dict.fromkeys((centre + spread, centre - spread))]
@@ -75,17 +75,3 @@ def _times_root(scale: Fraction, radical: Expr) -> Expr:
                                                          radical)
     top = top if scale.denominator == 1 else make("div", top, number(scale.denominator))
     return make("neg", top) if scale < 0 else top
-
-
-def _square_free(value: Fraction) -> tuple[Fraction, int]:
-    """A positive value = outside^2 * inside with inside a square-free integer where small
-    factors allow (trial division below 1000), outside rational."""
-    inside = value.numerator * value.denominator
-    outside = Fraction(1, value.denominator)
-    for p in range(2, 1000):
-        while inside % (p * p) == 0:
-            outside, inside = outside * p, inside // (p * p)
-    root = math.isqrt(inside)
-    if root * root == inside:
-        outside, inside = outside * root, 1
-    return outside, inside
