@@ -25,6 +25,7 @@ from .limits.report import RunReport, StopReason
 from .rules import load_rules, parse_rules
 from .term.expr import Expr, call, symbol, symbols
 from .term.inputs import to_expr
+from .term.memos import clear_cache
 from .term.ops import OPS, OpKind, lookup
 from .term.parse import parse
 from .term.shape import shape_of
@@ -103,6 +104,7 @@ __all__ = [
     "apart",
     "cancel",
     "check_rules",
+    "clear_cache",
     "compile",
     "diff",
     "diff_report",

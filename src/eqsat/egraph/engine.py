@@ -18,8 +18,10 @@ from ..errors import EqsatError, RuleError
 from ..limits.budget import NUMBER_COST, SYMBOL_COST, setup
 from ..rules import RuleFile, library_paths, load_rules, shipped_rules
 from ..rules.compile import dropped, needs_free_vars, rewrite_command
+from ..rules.derivative import DiffRules
 from ..rules.loader import check_unique
 from ..rules.model import Rule
+from ..rules.reverse import DIFF_RULESET
 from ..rules.soundness import check_rule
 from ..term import arguments
 from ..term.ops import ROWS
@@ -103,6 +105,7 @@ class Engine:
         loaded.extend(mine)
         check_unique(loaded.rules)
         self.rules = loaded
+        self.diff_rules = DiffRules.of(loaded.in_ruleset(DIFF_RULESET))  # for term derivatives
         self._rule_names: dict[str, set[str]] = {}
         for rule in loaded.rules:
             self._rule_names.setdefault(rule.ruleset, set()).add(rule.name)

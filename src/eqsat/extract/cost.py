@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 
 from ..limits.budget import NUMBER_COST, SYMBOL_COST
 from ..term.expr import Expr
+from ..term.memos import kept_on_terms
 from ..term.ops import OPS
 from ..term.shape import SHAPE_ARGUMENTS, Shape, shape_of
-from ..term.walks import postorder
+from ..term.walks import MAX_KEPT_WALK, postorder, tree_size
 
 Node = tuple[str, tuple[int, ...], object]
+# each term's tree cost by the op table's costs, kept while it lives: a query measures the same
+# terms in every stage (diff(sin(x), x) measured sin(x) and cos(x) three times each)
+_table_costs: MutableMapping[Expr, float] = kept_on_terms()
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,19 @@ class CostModel:
     def remembering_tree_cost(self) -> Callable[[Expr], float]:
         """tree_cost that keeps every subterm's cost it has computed: many calls on terms
         nested in one another (the normal forms measure each part, then the whole) take
-        time linear in their distinct subterms, not quadratic."""
-        memo: dict[Expr, float] = {}
+        time linear in their distinct subterms, not quadratic. By the op table's costs, they
+        are kept on the terms (_table_costs)."""
+        memo: MutableMapping[Expr, float] = _table_costs if type(self) is CostModel and \
+            not self.overrides else {}
 
         def cost(expr: Expr) -> float:
-            for node in postorder(expr, lambda n: n not in memo):
+            known = memo.get(expr)
+            if known is not None:
+                return known
+            # a small term's whole walk is kept on it; a large one's is cut at what is known
+            walk = postorder(expr) if tree_size(expr) <= MAX_KEPT_WALK else \
+                postorder(expr, lambda n: n not in memo)
+            for node in walk:
                 if node not in memo:
                     memo[node] = self.term_cost(node) + sum(memo[a] for a in node.args)
             return memo[expr]

@@ -69,11 +69,14 @@ class Limits:
     def of(cls, value: object) -> Limits:
         """The limits a function was given: the defaults for None."""
         if value is None:
-            return cls()
+            return _DEFAULT_LIMITS
         if not isinstance(value, Limits):
             raise ArgumentError(f"limits is an eqsat.Limits(...), not {type(value).__name__} "
                                 f"{value!r:.40}")
         return value
+
+
+_DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True)

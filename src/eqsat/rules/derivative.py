@@ -14,6 +14,7 @@ what is missing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..term.expr import Expr, make
 from ..term.walks import postorder
@@ -28,9 +29,29 @@ class _Undecided(Exception):
     """No rule could be applied here: the e-graph is asked instead."""
 
 
-def derivative(expr: Expr, wrt: Expr, rules: Sequence[Rule]) -> tuple[Expr, dict[str, int]] | None:
+@dataclass(frozen=True)
+class DiffRules:
+    """[diff] rules by the op of the term they differentiate, each list in the order written
+    (a rule for any term, d-const's, in every list), so a step tries only those that can match."""
+
+    by_op: dict[str, tuple[Rule, ...]]
+    for_any: tuple[Rule, ...]
+
+    @classmethod
+    def of(cls, rules: Sequence[Rule]) -> DiffRules:
+        ops = {rule.lhs.args[0].op for rule in rules}
+        return cls({op: tuple(r for r in rules if r.lhs.args[0].op in (op, "sym")) for op in ops},
+                   tuple(r for r in rules if r.lhs.args[0].op == "sym"))
+
+    def at(self, node: Expr) -> tuple[Rule, ...]:
+        return self.by_op.get(node.op, self.for_any)
+
+
+def derivative(expr: Expr, wrt: Expr, rules: DiffRules | Sequence[Rule],
+               ) -> tuple[Expr, dict[str, int]] | None:
     """The complete derivative of expr in the symbol wrt by these [diff] rules, with how often
     each applied; None where a step is not decided on the term (see the module's note)."""
+    rules = rules if isinstance(rules, DiffRules) else DiffRules.of(rules)
     mentions = _mentions(expr, wrt)
     done: dict[Expr, Expr] = {}
     applied: dict[str, int] = {}
@@ -50,7 +71,7 @@ def _mentions(root: Expr, wrt: Expr) -> dict[Expr, bool]:
     return found
 
 
-def _step(node: Expr, wrt: Expr, rules: Sequence[Rule], mentions: dict[Expr, bool],
+def _step(node: Expr, wrt: Expr, rules: DiffRules, mentions: dict[Expr, bool],
           done: dict[Expr, Expr], applied: dict[str, int]) -> Expr:
     """diff(node, wrt) by the first rule that applies, its inner diffs taken from `done`."""
     def mentioned(term: Expr) -> bool:
@@ -64,7 +85,7 @@ def _step(node: Expr, wrt: Expr, rules: Sequence[Rule], mentions: dict[Expr, boo
             raise _Undecided
         return _step(term, wrt, rules, mentions, done, applied)  # a constant: d-const
 
-    for rule in rules:
+    for rule in rules.at(node):
         pattern, variable = rule.lhs.args
         binding = match(pattern, node, {variable: wrt})
         if binding is None or not all(_holds(g, binding, mentioned) for g in rule.guards):

@@ -212,6 +212,9 @@ class Expr:
 
     def subs(self, mapping: dict[Expr, Expr]) -> Expr:
         """Replace subterms (symbols, usually) by other terms."""
+        if not self.args:
+            return mapping.get(self, self)
+
         def build(node: Expr, args: list[Expr]) -> Expr:
             if node in mapping:
                 return mapping[node]

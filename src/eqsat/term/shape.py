@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ShapeError
+from .memos import kept_on_terms
 from .ops import OPS, SCALAR_KINDS, TENSOR_OPS
 from .walks import sizes
 
@@ -26,7 +27,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
 
 ELEMENTWISE = frozenset(name for name, op in OPS.items()
                         if op.kind in SCALAR_KINDS and name not in TENSOR_OPS)
-_cache: weakref.WeakKeyDictionary[Expr, Shape] = weakref.WeakKeyDictionary()
+_cache: weakref.WeakKeyDictionary[Expr, Shape] = kept_on_terms()
 
 
 def check_shape(shape: Sequence[object]) -> Shape:

@@ -3,21 +3,33 @@ sizes computed once per subterm and kept on it."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..errors import LimitError
+from .memos import kept_on_terms
 from .ops import TENSOR_OPS
 
 if TYPE_CHECKING:
     from .expr import Expr
 
 MAX_DEPTH = 100_000  # nesting that reaches the e-graph
+MAX_KEPT_WALK = 512  # distinct subterms of a term whose walk is kept (see postorder)
+
+# the walk of each term walked, without the term itself (a value naming its key would keep it
+# alive): a query walks the same terms many times (diff(sin(x), x): 19 walks of 2-5 nodes);
+# kept while the term lives, for terms of at most MAX_KEPT_WALK distinct subterms
+_walks: weakref.WeakKeyDictionary[Expr, tuple[Expr, ...]] = kept_on_terms()
 
 
 def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
     """Distinct subterms, children before parents, without recursion; with `into`, only the
     children of nodes it accepts (the others are leaves of the walk)."""
+    if into is None:
+        kept = _walks.get(root)
+        if kept is not None:
+            return [*kept, root]
     order: list[Expr] = []
     seen: set[Expr] = set()
     stack: list[Expr | None] = [root]  # None: the node below it is done (its children are)
@@ -35,6 +47,8 @@ def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Ex
             for index in range(len(args) - 1, -1, -1):
                 if args[index] not in seen:
                     stack.append(args[index])
+    if into is None and len(order) <= MAX_KEPT_WALK:
+        _walks[root] = tuple(order[:-1])
     return order
 
 

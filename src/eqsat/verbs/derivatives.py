@@ -69,7 +69,7 @@ def differentiate(expr: Expr, wrt: Expr, rules: Iterable[str | Path]) -> tuple[E
     decides every step (see derivative.py), else saturated in an e-graph."""
     chosen = engine(rules)
     if not is_tensor(expr):
-        direct = derivative(expr, wrt, chosen.rules.in_ruleset(DIFF_RULESET))
+        direct = derivative(expr, wrt, chosen.diff_rules)
         if direct is not None:
             return direct[0], RunReport(StopReason.SATURATED, rule_matches=direct[1])
     return saturated_derivative(expr, wrt, chosen)
