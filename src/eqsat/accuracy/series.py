@@ -1,6 +1,5 @@
-"""Series expansions of an expression in one variable, at 0 and at +-infinity (Taylor,
-Laurent and Puiseux terms, exact rational exponents, SymPy coefficients), truncated after
-1, 2, ... terms: candidates for stabilize's regimes, as Herbie's series are.
+"""Truncated series of an expression in one variable, at 0 and at +-infinity (algebra/
+series.py), after 1, 2, ... terms: candidates for stabilize's regimes, as Herbie's series are.
 
 A truncated series is not equal to the expression: it agrees with it to rounding only near
 the point it expands at. It is offered to stabilize's regimes only inside the radius where it
@@ -12,30 +11,23 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import sympy
 
+from ..algebra.expander import expand
+from ..algebra.series import Allowance, NoSeries, Series, allowance, terms
 from ..errors import EqsatError
 from ..limits.budget import Backstop
-from ..term.expr import Expr, make, number, symbol
-from ..term.ops import OPS, SCALAR_KINDS
-from ..term.parse import parse
+from ..term.expr import Expr, make, number
 from ..term.sampling import float_at, float_from_ordinals, float_ordinals
 from ..term.sympy_bridge import from_sympy, to_sympy
-from ..term.walks import postorder, rebuild
+from ..term.walks import postorder
 from .measure import Domain, Sample, bits_at, inside, narrowed, sample, sample_at, shortest_decimal
 
-PRECISION = 8  # exponents known past the leading one (of the variable, or of 1/x at infinity)
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms
 MAX_NODES = 60  # larger inputs are not expanded (their coefficients grow too fast)
-MAX_COEFFICIENT_OPS = 400  # a coefficient larger than this stops an expansion
-MAX_PRODUCT_TERMS = 2000  # terms of a product of two coefficients, expanded
 SERIES_WORK = 20_000  # coefficient operations all the expansions of one input may spend
 POINTS = ("0", "+inf", "-inf")
 TRUST_BITS = 2.0  # bits of error a series may have where it stands in for the expression
@@ -46,239 +38,6 @@ SHORTENING = 1 / 16  # a radius may move this much nearer its point to be a shor
 REGION_POINTS = 64  # points drawn from a guarded series' region, the other variables too
 REGION_VALUES = 6  # values of its variable at which the others are set near its magnitude
 SCALES = tuple(range(-60, 61, 6))  # ... at 2^k times it
-
-
-class NoSeries(Exception):
-    """The expression has no series of this kind here (a branch point, an essential
-    singularity, a non-analytic op), or its coefficients would grow too large."""
-
-
-Order = Fraction | float  # an exponent, or math.inf
-
-
-@dataclass(frozen=True)
-class Series:
-    """sum of coefficients[e] * t^e for e < order (t: the variable, or 1/x, or -1/x), the
-    rest unknown; math.inf for an exact finite sum."""
-
-    coefficients: dict[Fraction, Any]
-    order: Order
-
-    @property
-    def valuation(self) -> Fraction | None:
-        return min(self.coefficients, default=None)
-
-    def leading(self) -> tuple[Fraction, Any]:
-        if not self.coefficients:
-            raise NoSeries("every known term cancels")
-        low = min(self.coefficients)
-        return low, self.coefficients[low]
-
-
-@dataclass
-class _Allowance:
-    """What the expansions of one input may still spend: coefficient operations (the work
-    budget), and the backstop of the call's time."""
-
-    work: int
-    backstop: Backstop | None = None
-
-
-_ALLOWANCE: ContextVar[_Allowance | None] = ContextVar("series_allowance", default=None)
-
-
-def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
-    """The terms below order whose coefficients are not zero (expanded, checked), each
-    paid for from the expansion's allowance (NoSeries when it is spent)."""
-    allowance = _ALLOWANCE.get()
-    if allowance is not None and allowance.backstop is not None and \
-            allowance.backstop.passed():
-        raise NoSeries("out of time")
-    kept = {}
-    for power, value in coefficients.items():
-        if power >= order:
-            continue
-        value = sympy.expand(value)
-        if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
-            raise NoSeries("a coefficient is infinite")
-        size = sympy.count_ops(value)
-        if size > MAX_COEFFICIENT_OPS:
-            raise NoSeries("a coefficient grew too large")
-        if allowance is not None:
-            allowance.work -= size + 1
-            if allowance.work < 0:
-                raise NoSeries("the series' work budget is spent")
-        if value != 0:
-            kept[power] = value
-    return Series(kept, order)
-
-
-def constant(value: Any) -> Series:
-    return _kept({Fraction(0): value}, math.inf)
-
-
-def add(a: Series, b: Series, sign: int = 1) -> Series:
-    order = min(a.order, b.order)
-    total = dict(a.coefficients)
-    for power, value in b.coefficients.items():
-        total[power] = total.get(power, 0) + sign * value
-    return _kept(total, order)
-
-
-def mul(a: Series, b: Series) -> Series:
-    if not a.coefficients or not b.coefficients:
-        # a known zero up to its order: the product is known up to that order plus the
-        # other's valuation
-        low_a = a.leading()[0] if a.coefficients else a.order
-        low_b = b.leading()[0] if b.coefficients else b.order
-        return Series({}, min(a.order + low_b, b.order + low_a))
-    order = min(a.order + b.leading()[0], b.order + a.leading()[0])
-    total: dict[Fraction, Any] = {}
-    for pa, va in a.coefficients.items():
-        for pb, vb in b.coefficients.items():
-            if len(sympy.Add.make_args(va)) * len(sympy.Add.make_args(vb)) > MAX_PRODUCT_TERMS:
-                raise NoSeries("a product of coefficients would grow too large")
-            if pa + pb < order:
-                total[pa + pb] = total.get(pa + pb, 0) + va * vb
-    return _kept(total, order)
-
-
-def _steps(order: Order, low: Fraction, step: Fraction) -> int:
-    """How many powers low, low + step, ... lie below order (PRECISION past low if infinite)."""
-    limit = order if order != math.inf else low + PRECISION
-    return max(math.ceil((limit - low) / step), 0)
-
-
-def compose(f: Callable[[Any], Any], inner: Series) -> Series:
-    """f(a0 + w) = sum f^(k)(a0)/k! w^k, for w of positive valuation (a0 its constant term)."""
-    if inner.valuation is not None and inner.valuation < 0:
-        raise NoSeries("an analytic function of a pole")
-    a0 = inner.coefficients.get(Fraction(0), 0)
-    rest = Series({p: v for p, v in inner.coefficients.items() if p != 0}, inner.order)
-    z = sympy.Dummy("z")
-    derivative = f(z)
-    if inner.order <= 0:
-        raise NoSeries("its constant term is not known")
-    if not rest.coefficients:  # a constant, up to the inner order
-        return _kept({Fraction(0): derivative.subs(z, a0)}, inner.order)
-    step = rest.leading()[0]
-    order = inner.order if inner.order != math.inf else step * PRECISION
-    total: dict[Fraction, Any] = {}
-    power = constant(1)
-    for k in range(_steps(order, Fraction(0), step) + 1):
-        if sympy.count_ops(derivative) > MAX_COEFFICIENT_OPS:
-            raise NoSeries("a derivative grew too large")
-        coefficient = derivative.subs(z, a0) / math.factorial(k)
-        for p, v in power.coefficients.items():
-            if len(sympy.Add.make_args(coefficient)) * len(sympy.Add.make_args(v)) > \
-                    MAX_PRODUCT_TERMS:
-                raise NoSeries("a product of coefficients would grow too large")
-            if p < order:
-                total[p] = total.get(p, 0) + coefficient * v
-        power = mul(power, rest)
-        derivative = sympy.diff(derivative, z)
-    return _kept(total, order)
-
-
-def reciprocal(b: Series) -> Series:
-    """1/b: b = c t^m (1 + u), 1/b = t^-m/c * (1 - u + u^2 - ...)."""
-    m, c = b.leading()
-    unit = Series({p - m: v / c for p, v in b.coefficients.items()},
-                  b.order - m if b.order != math.inf else PRECISION)
-    inverse = compose(lambda z: 1 / z, unit)
-    return Series({p - m: v / c for p, v in inverse.coefficients.items()}, inverse.order - m)
-
-
-def power(base: Series, exponent: Any, positive_side: bool) -> Series:
-    """base^exponent for an exponent free of t: integers by products, others by the binomial
-    series (a fractional power of the leading t only where t > 0)."""
-    if exponent.is_Integer:
-        n = int(exponent)
-        result, factor = constant(1), base if n >= 0 else reciprocal(base)
-        for _ in range(abs(n)):
-            result = mul(result, factor)
-        return result
-    m, c = base.leading()
-    if m != 0 and not (positive_side and exponent.is_Rational and c.is_positive):
-        raise NoSeries("a fractional power of a term that may be negative")
-    unit = Series({p - m: v / c for p, v in base.coefficients.items()},
-                  base.order - m if base.order != math.inf else PRECISION)
-    shifted = compose(lambda z: (c * z) ** exponent, unit)
-    shift = m * Fraction(str(exponent)) if m != 0 else Fraction(0)
-    return Series({p + shift: v for p, v in shifted.coefficients.items()},
-                  shifted.order + shift)
-
-
-def expand(expr: Expr, variable: str, at: str) -> Series:
-    """expr's series in t, where x = t (at "0"), x = 1/t ("+inf") or x = -1/t ("-inf"), paid
-    for from the allowance of the candidates() call it is part of (else NoSeries)."""
-    return _Expander(variable, at).series(expr)
-
-
-NON_ANALYTIC = {"abs", "sign", "min", "max", "where"}
-
-
-@dataclass
-class _Expander:
-    """Series of the subterms of one expansion, each computed once (within the allowance:
-    see _kept)."""
-
-    variable: str
-    at: str
-
-    def __post_init__(self) -> None:
-        self.done: dict[Expr, Series] = {}
-
-    def series(self, expr: Expr) -> Series:
-        for node in postorder(expr):
-            if node in self.done:
-                continue
-            if node.is_symbol and node.name == self.variable:
-                x = {"0": (1, 1), "+inf": (-1, 1), "-inf": (-1, -1)}[self.at]
-                self.done[node] = Series({Fraction(x[0]): sympy.Integer(x[1])}, math.inf)
-            elif not any(s.name == self.variable for s in node.free_symbols()):
-                self.done[node] = constant(to_sympy(node))
-            else:
-                self.done[node] = self._node(node, [self.done[a] for a in node.args])
-        return self.done[expr]
-
-    def _node(self, node: Expr, args: list[Series]) -> Series:
-        op = node.op
-        if op == "add":
-            return add(args[0], args[1])
-        if op == "sub":
-            return add(args[0], args[1], -1)
-        if op == "neg":
-            return add(constant(sympy.Integer(0)), args[0], -1)
-        if op == "mul":
-            return mul(args[0], args[1])
-        if op == "div":
-            return mul(args[0], reciprocal(args[1]))
-        if op == "pow":
-            if set(args[1].coefficients) - {0} or args[1].order != math.inf:
-                raise NoSeries("an exponent that depends on the variable")
-            return power(args[0], to_sympy(node.args[1]), self.at != "0")
-        if op == "sqrt":
-            return power(args[0], sympy.Rational(1, 2), self.at != "0")
-        spec = OPS.get(op)
-        if spec is None or op in NON_ANALYTIC or spec.kind not in SCALAR_KINDS:
-            raise NoSeries(f"no series through {op}")
-        if spec.defined_as:  # through its definition in other ops
-            operands = [symbol(name) for name in spec.operands]
-            definition = parse(spec.defined_as, operands)
-            given = dict(zip(operands, node.args, strict=True))
-            return self.series(rebuild(definition, lambda n, a: given[n] if n in given else
-                                       make(n.op, *a) if n.args else n))
-        if len(node.args) != 1 or spec.sympy is None:
-            raise NoSeries(f"no series through {op}")
-        function = getattr(sympy, spec.sympy)
-        return compose(function, args[0])
-
-
-def terms(series: Series, count: int) -> Series:
-    """The first `count` nonzero terms."""
-    kept = sorted(series.coefficients)[:count]
-    return Series({p: series.coefficients[p] for p in kept}, math.inf)
 
 
 def to_expr(series: Series, variable: Expr, at: str) -> Expr:
@@ -307,8 +66,7 @@ def candidates(expr: Expr, backstop: Backstop | None = None,
     if len(postorder(expr)) > MAX_NODES:
         return []
     found: dict[Expr, Approximation] = {}
-    token = _ALLOWANCE.set(_Allowance(work, backstop))
-    try:
+    with allowance(Allowance(work, backstop)):
         for variable in sorted(expr.free_symbols(), key=lambda s: s.name):
             for at in POINTS:
                 try:
@@ -318,8 +76,6 @@ def candidates(expr: Expr, backstop: Backstop | None = None,
                         found.setdefault(made, Approximation(made, variable, at))
                 except (NoSeries, EqsatError, ZeroDivisionError, TypeError, ValueError):
                     continue
-    finally:
-        _ALLOWANCE.reset(token)
     return list(found.values())
 
 
