@@ -78,6 +78,16 @@ def test_factor_and_cancel_print_one_fraction() -> None:
     assert eqsat("apart", "y/((x + 1)*(x + 2))", "x").stdout == "y/(x + 1) - y/(x + 2)\n"
 
 
+def test_series_and_limit_print_their_results_and_refuse_clearly() -> None:
+    assert eqsat("series", "exp(x)", "x", "-n", "3").stdout == "1 + x + x^2/2 + O(x^3)\n"
+    assert eqsat("series", "atan(x)", "x", "--at=-oo", "-n", "2").stdout == \
+        "-pi/2 - 1/x + O(1/x^2)\n"
+    assert eqsat("limit", "(1 + 1/x)^x", "x", "--at", "oo").stdout == "E\n"
+    assert eqsat("limit", "1/x", "x", "--at", "0", "--dir=-").stdout == "-oo\n"
+    refused = eqsat("limit", "sin(1/x)", "x", "--at", "0")
+    assert refused.returncode == 2 and "cannot decide" in refused.stderr
+
+
 def test_ops_lists_the_table() -> None:
     done = eqsat("ops")
     assert done.returncode == 0 and "log1mexp" in done.stdout

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .explain.picture import egraph_dot, save_dot
     from .explain.steps import Derivation, explain
     from .solving import Case, Discarded, Solution, SolutionKind
+    from .verbs.asymptotics import limit, series
     from .verbs.compile import Function, compile, function
     from .verbs.polynomials import apart, cancel, expand, factor, together
     from .verbs.stabilize import Stabilized, error_bits, stabilize, stabilize_report
@@ -57,7 +58,8 @@ _LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.com
          "stabilize": "verbs.stabilize", "stabilize_report": "verbs.stabilize",
          "N": "verbs.values", "subs": "verbs.values", "factor": "verbs.polynomials",
          "cancel": "verbs.polynomials", "together": "verbs.polynomials",
-         "expand": "verbs.polynomials", "apart": "verbs.polynomials"}
+         "expand": "verbs.polynomials", "apart": "verbs.polynomials",
+         "series": "verbs.asymptotics", "limit": "verbs.asymptotics"}
 
 
 class _Package(types.ModuleType):
@@ -73,6 +75,7 @@ sys.modules[__name__].__class__ = _Package
 
 pi = call("pi")
 E = call("E")
+oo = call("oo")  # infinity: a limit, not a value (see verbs/asymptotics.py)
 
 __all__ = [
     "OPS",
@@ -119,13 +122,16 @@ __all__ = [
     "function",
     "grad",
     "latex",
+    "limit",
     "load_rules",
+    "oo",
     "parse",
     "parse_rules",
     "pi",
     "pretty",
     "prove_equal",
     "save_dot",
+    "series",
     "set_progress",
     "shape_of",
     "simplify",

@@ -17,9 +17,11 @@ from .commands import (
     run_diff,
     run_eval,
     run_grad,
+    run_limit,
     run_ops,
     run_rational,
     run_rules_check,
+    run_series,
     run_simplify,
     run_solve,
     run_stabilize,
@@ -192,6 +194,27 @@ def parser() -> argparse.ArgumentParser:
     apart.add_argument("variable", nargs="?",
                        help="the variable (where the expression has more than one symbol)")
     apart.set_defaults(run=run_apart)
+
+    series = commands.add_parser("series", help="the expansion in one variable near a point "
+                                 "(Taylor, Laurent, Puiseux), with its order term")
+    series.add_argument("expression")
+    series.add_argument("variable")
+    series.add_argument("--at", default="0", metavar="POINT", help="a number, an expression, "
+                        "oo or -oo (write --at=-oo); default 0")
+    series.add_argument("-n", type=_positive(int), default=6, metavar="N",
+                        help="powers of (x - POINT) below N, of 1/x at oo (default 6)")
+    series.add_argument("--dir", choices=["+", "-"], default="+",
+                        help="from above (+, the default) or below (-)")
+    series.set_defaults(run=run_series)
+    limit = commands.add_parser("limit", help="where an expression tends as a variable tends "
+                                "to a point")
+    limit.add_argument("expression")
+    limit.add_argument("variable")
+    limit.add_argument("--at", required=True, metavar="POINT", help="a number, an expression, "
+                       "oo or -oo (write --at=-oo)")
+    limit.add_argument("--dir", choices=["+", "-", "+-"], default="+",
+                       help="from above (+, the default), below (-) or both (+-)")
+    limit.set_defaults(run=run_limit)
 
     commands.add_parser("ops", help="list the operator table").set_defaults(run=run_ops)
     commands.add_parser("demo", help="a tour of what eqsat does").set_defaults(run=run_demo)

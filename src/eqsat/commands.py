@@ -341,6 +341,20 @@ def run_apart(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_series(args: argparse.Namespace) -> int:
+    from .verbs.asymptotics import series
+
+    print(series(args.expression, args.variable, args.at, args.n, args.dir))
+    return 0
+
+
+def run_limit(args: argparse.Namespace) -> int:
+    from .verbs.asymptotics import limit
+
+    print(limit(args.expression, args.variable, args.at, args.dir))
+    return 0
+
+
 def run_ops(args: argparse.Namespace) -> int:
     for spec in ROWS:
         spelling = spec.symbol or spec.name

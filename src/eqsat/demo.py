@@ -19,6 +19,7 @@ from .term.expr import symbols
 from .term.parse import parse
 from .term.sympy_bridge import to_sympy
 from .term.tensors import tensor
+from .verbs.asymptotics import limit, series
 from .verbs.check_rules import check_rules
 from .verbs.compile import compile, function
 from .verbs.diff import diff, grad
@@ -195,6 +196,13 @@ def run_demo() -> None:
         print(f"  factor({text}) = {factor(text)}")
     print(f"  cancel((5*x*y + x)/(2*x^2*y)) = {cancel('(5*x*y + x)/(2*x^2*y)')}")
     print(f"  apart((x^3 + 1)/(x^2*(x - 1)^2)) = {apart('(x^3 + 1)/(x^2*(x - 1)^2)')}")
+
+    _heading("series and limit: expansions near a point, and where an expression tends")
+    for args in (("sin(x)/x", "x", 0, 6), ("x^x", "x", 0, 2), ("atan(x)", "x", "oo", 4)):
+        print(f"  series{args} = {series(*args)}")
+    for text, point in (("(1 + 1/x)^x", "oo"), ("(2^x + 3^x)^(1/x)", "oo"),
+                        ("(tan(x) - sin(x))/x^3", "0"), ("x^2/exp(x)", "oo")):
+        print(f"  limit({text}, x -> {point}) = {limit(text, 'x', point)}")
 
     _heading("subs and N: values to any number of digits")
     print(f"  subs(x^2 + y, x=3) = {subs('x^2 + y', x=3)};  N(sqrt(2)*pi, 30) = "

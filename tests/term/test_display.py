@@ -102,6 +102,8 @@ EXAMPLES: dict[str, tuple[Callable[[], Expr], str, str]] = {
                "sum_to(A, A)"),
     "pi": (lambda: eqsat.pi * x, r"\pi x", "π·x"),
     "E": (lambda: eqsat.E ** x, "e^{x}", "e^x"),
+    "oo": (lambda: -eqsat.oo, r"-\infty", "-∞"),
+    "O": (lambda: x + make("O", x**2), r"x + \mathcal{O}\left(x^{2}\right)", "x + O(x²)"),
 }
 MATHTEXT = MathTextParser("path")
 

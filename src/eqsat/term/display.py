@@ -129,7 +129,7 @@ class UnicodePrinter(InfixPrinter):
     infix: ClassVar[dict[str, str]] = {
         "mul": "·", "div": "/", "lt": " < ", "le": " ≤ ", "gt": " > ", "ge": " ≥ ", "eq": " = ",
         "ne": " ≠ ", "equation": " = ", "matmul": " @ "}
-    constants: ClassVar[dict[str, str]] = {"pi": "π", "E": "e"}
+    constants: ClassVar[dict[str, str]] = {"pi": "π", "E": "e", "oo": "∞"}
 
     def _number(self, value: Fraction) -> Shown:
         if value.denominator != 1:

@@ -45,7 +45,7 @@ class Expr:
     assumptions: frozenset[str]
     shape: tuple[int | str, ...]  # a symbol's declared shape; () for a scalar (see shape.py)
     _hash: int
-    _sizes: tuple[int, int, bool] | None  # see sizes(): filled in when first asked
+    _sizes: tuple[int, int, bool, bool] | None  # see sizes(): filled in when first asked
 
     def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
                 assumptions: frozenset[str] = frozenset(),

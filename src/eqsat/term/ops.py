@@ -424,9 +424,17 @@ ROWS: list[Op] = [
        sympy="pi", sign=Sign.POSITIVE, numpy_cost=0),
     Op("E", 0, OpKind.CONSTANT, lambda: mpmath.e + 0, "np.e", ("", ""), 10, latex="e",
        sympy="E", sign=Sign.POSITIVE, numpy_cost=0),
+    # what series and limit give that is not a real number (the verbs that take values refuse
+    # it): infinity, and an order term, the terms a series leaves out (each as small as O's
+    # argument near the point where that vanishes)
+    Op("oo", 0, OpKind.CONSTANT, None, "", ("", ""), 10, "not a value",
+       latex="\\infty", sympy="oo", sign=Sign.POSITIVE, numpy_cost=0),
+    Op("O", 1, OpKind.OPERATOR, None, "", ("", ""), 100_000, "not a value",
+       latex="\\mathcal{O}"),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in ROWS}
+NOT_VALUES = frozenset({"oo", "O"})  # (see their rows)
 
 # other spellings accepted by the parser (FPBench, PyTensor, SymPy names)
 ALIASES: dict[str, str] = {

@@ -89,7 +89,24 @@ def _arithmetic(op: str, args: list[Any]) -> Any:
         return sympy.pi
     if op == "E":
         return sympy.E
+    if op == "oo":
+        return sympy.oo
+    if op == "O":
+        return _order(args[0])
     raise EqsatError(f"no SymPy form for {op}")
+
+
+def _order(size: Any) -> Any:
+    """SymPy's Order of an order term's argument, at the point where that vanishes: the
+    root of its base (x - a)^k, or oo for x^-k."""
+    base, exponent = size.as_base_exp()
+    symbols = sorted(base.free_symbols, key=str)
+    if len(symbols) != 1 or not base.is_polynomial(symbols[0]) or \
+            sympy.degree(base, symbols[0]) != 1:
+        return sympy.Order(size)
+    x = symbols[0]
+    point = sympy.solve(base, x)[0] if exponent.is_positive else sympy.oo
+    return sympy.Order(size, (x, point))
 
 
 def from_sympy(value: Any) -> Expr:
@@ -110,6 +127,9 @@ def from_sympy(value: Any) -> Expr:
             continue
         if isinstance(node, sympy.Piecewise):  # its arguments hold (value, condition) pairs
             done[node] = _piecewise(node)
+            continue
+        if isinstance(node, sympy.Order):  # its arguments hold the point
+            done[node] = make("O", from_sympy(node.expr))
             continue
         if not ready and node.args:
             if not isinstance(node, _COMPOUND):  # named here, not at an argument of it
@@ -196,6 +216,10 @@ def _from_node(node: Any, args: list[Expr]) -> Expr:
         return make("pi")
     if node is sympy.E:
         return make("E")
+    if node is sympy.oo:
+        return make("oo")
+    if node is sympy.S.NegativeInfinity:
+        return make("neg", make("oo"))
     if isinstance(node, sympy.Add):
         return _fold("add", args)
     if isinstance(node, sympy.Mul):

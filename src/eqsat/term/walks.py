@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import LimitError
 from .memos import kept_on_terms
-from .ops import TENSOR_OPS
+from .ops import NOT_VALUES, TENSOR_OPS
 
 if TYPE_CHECKING:
     from .expr import Expr
@@ -60,10 +60,14 @@ def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:
     return done[root]
 
 
-def sizes(root: Expr) -> tuple[int, int, bool]:
-    """(nodes as a tree, depth, whether a tensor op or shaped symbol is in it): computed once
-    per subterm and kept on it (a 100,000-deep input was walked 15 times per simplify)."""
-    known: tuple[int, int, bool] | None = root._sizes
+Sizes = tuple[int, int, bool, bool]
+
+
+def sizes(root: Expr) -> Sizes:
+    """(nodes as a tree, depth, whether a tensor op or shaped symbol is in it, whether oo or
+    an order term is): computed once per subterm and kept on it (a 100,000-deep input was
+    walked 15 times per simplify)."""
+    known: Sizes | None = root._sizes
     if known is not None:
         return known
     if all(a._sizes is not None for a in root.args):  # built bottom-up, as parse does
@@ -89,8 +93,15 @@ def _set_sizes(node: Expr) -> None:
     parts = [a._sizes for a in node.args if a._sizes is not None]
     tensor = (node.is_symbol and bool(node.shape)) or node.op in TENSOR_OPS or \
         any(p[2] for p in parts)
+    not_value = node.op in NOT_VALUES or any(p[3] for p in parts)
     object.__setattr__(node, "_sizes", (1 + sum(p[0] for p in parts),
-                                        1 + max((p[1] for p in parts), default=0), tensor))
+                                        1 + max((p[1] for p in parts), default=0), tensor,
+                                        not_value))
+
+
+def has_non_values(root: Expr) -> bool:
+    """Whether oo or an order term O(...) is in it (see ops.NOT_VALUES)."""
+    return sizes(root)[3]
 
 
 def tree_size(root: Expr) -> int:

@@ -1,0 +1,319 @@
+"""series and limit: an expression's expansion near a point, and where it tends there
+(algebra/series.py: the expansions stabilize's regimes use too)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from ..algebra.expander import Expander, factors
+from ..algebra.growth import Exponential, Value, as_series, sign_of
+from ..algebra.normal import normalise
+from ..algebra.series import LOG_T, Allowance, NoSeries, Series, allowance, sign_near
+from ..errors import ArgumentError, EqsatError, LimitError
+from ..extract import CostModel
+from ..extract.order import display_order
+from ..term import arguments
+from ..term.expr import Expr, as_expr, make, number
+from ..term.inputs import ExprInput, Variable, to_expr
+from ..term.shape import is_tensor
+from ..term.sympy_bridge import from_sympy, to_sympy
+from ..term.walks import has_non_values, sizes
+from .derivatives import variable_in
+from .simplify import simplify
+
+SERIES_WORK = 200_000  # coefficient operations one series or limit may spend
+LARGEST_COEFFICIENT = 4_000  # operations in one coefficient
+TRIES = 4  # expansions, each to more terms, before a series or a limit gives up
+MAX_DEPTH = 200  # nesting of an expression expanded (the expansion recurses)
+Point = Expr | str | int | float | Fraction
+BOUNDED = frozenset({"sin", "cos", "tanh", "atan", "erf", "erfc", "sigmoid"})  # on all reals
+
+_INFINITE = {"oo": sympy.oo, "+oo": sympy.oo, "-oo": -sympy.oo}
+
+
+def series(expr: ExprInput, x: Variable, x0: Point = 0, n: int = 6, dir: str = "+", *,
+           order: bool = True, assume: Mapping[str, str | Iterable[str]] | None = None,
+           ) -> Expr:
+    """The terms of expr's expansion in x near x0 with powers of (x - x0) below n, and the
+    order term O((x - x0)^n) for the rest, as SymPy's series: series("exp(x)", "x", 0, 3) is
+    1 + x + x^2/2 + O(x^3). At x0 = "oo" or "-oo" the powers are of 1/x. Taylor, Laurent
+    and Puiseux terms with exact coefficients, log(x - x0) where it appears (x*log(x)); dir:
+    "+" from above, "-" from below (abs(x) at 0 from below is -x). order=False: the terms
+    alone. An EqsatError where there is no such expansion (sin(1/x) at 0)."""
+    parsed, variable, point = _arguments(expr, x, x0, assume)
+    count = arguments.count(n, "n, the order of a series")
+    side = _side(dir, point, both=False)
+    if variable not in parsed.free_symbols():
+        return make("add", parsed, _order_term(variable, point, side, count)) if order \
+            else parsed
+    found = _expanded(parsed, variable, point, side, count,
+                      lambda s: isinstance(s, Exponential) or s.order >= count)
+    if isinstance(found, Exponential) and found.grows:
+        raise EqsatError(f"no series of {parsed} in {variable} at {_near(point, side)}: it "
+                         "grows faster than every power")
+    return _assembled(as_series(found, "a series"), variable, point, side, count, order)
+
+
+def limit(expr: ExprInput, x: Variable, x0: Point, dir: str = "+", *,
+          assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
+    """Where expr tends as x tends to x0, as SymPy's limit: limit("sin(x)/x", "x", 0) is 1;
+    dir "+" from above, "-" from below, "+-" both (an error where they differ); x0 may be
+    "oo" or "-oo"; the limit may be oo or -oo (an Expr that is not a value). Through the
+    series at x0 (algebra/series.py); an EqsatError saying why where that does not decide
+    it (never a guess)."""
+    parsed, variable, point = _arguments(expr, x, x0, assume)
+    if variable not in parsed.free_symbols():
+        return parsed
+    if dir == "+-" and point not in (sympy.oo, -sympy.oo):
+        above, below = (_one_sided(parsed, variable, point, side) for side in (1, -1))
+        if above != below:
+            raise EqsatError(f"limit: {parsed} tends to {below} from below {x0} and to "
+                             f"{above} from above: no two-sided limit")
+        return above
+    found = _one_sided(parsed, variable, point, _side(dir, point, both=True))
+    return found if has_non_values(found) else simplify(found)
+
+
+def _arguments(expr: ExprInput, x: Variable, x0: Point,
+               assume: Mapping[str, str | Iterable[str]] | None) -> tuple[Expr, Expr, Any]:
+    parsed = to_expr(expr, assume)
+    if is_tensor(parsed):
+        raise EqsatError(f"series and limit take a scalar expression, not {parsed}")
+    if sizes(parsed)[1] > MAX_DEPTH:
+        raise LimitError(f"series and limit expand expressions nested at most {MAX_DEPTH} "
+                         f"deep; this one is {sizes(parsed)[1]}")
+    variable = variable_in(parsed, x)
+    return parsed, variable, _point(x0, variable, assume)
+
+
+def _point(x0: Point, variable: Expr, assume: Mapping[str, str | Iterable[str]] | None) -> Any:
+    """The point as a SymPy value free of the variable, or +-oo."""
+    if isinstance(x0, str) and x0.strip() in _INFINITE:
+        return _INFINITE[x0.strip()]
+    if isinstance(x0, bool) or not isinstance(x0, (Expr, str, numbers.Real)):
+        raise ArgumentError(f"the point is a number, text or an Expr, not "
+                            f"{type(x0).__name__} {x0!r:.40}")
+    if isinstance(x0, numbers.Real) and not math.isfinite(float(x0)):
+        return sympy.oo if float(x0) > 0 else -sympy.oo
+    found = as_expr(x0) if isinstance(x0, numbers.Real) else to_expr(x0, assume, non_values=True)
+    if found.op == "oo" or (found.op == "neg" and found.args[0].op == "oo"):
+        return sympy.oo if found.op == "oo" else -sympy.oo
+    if variable in found.free_symbols():
+        raise ArgumentError(f"the point {found} depends on {variable}")
+    return to_sympy(to_expr(found))
+
+
+def _side(dir: str, point: Any, both: bool) -> int:
+    if dir not in ("+", "-") and not (both and dir == "+-"):
+        raise ArgumentError(f"dir is '+' (from above), '-' (from below) or, for a limit, "
+                            f"'+-' (both), not {dir!r}")
+    if point in (sympy.oo, -sympy.oo):
+        return 1  # (x = +-1/t, t > 0 either way)
+    return 1 if dir == "+" else -1
+
+
+def _expanded(expr: Expr, variable: Expr, point: Any, side: int, wanted: int,
+              enough: Callable[[Value], bool]) -> Value:
+    """The expansion (a series, or a value growing faster than every power), to more terms
+    until `enough` says it has what is wanted (at most TRIES times); an EqsatError saying why
+    where there is none."""
+    precision = wanted + 4
+    try:
+        with allowance(Allowance(SERIES_WORK, precision=precision, exact=True,
+                                 largest=LARGEST_COEFFICIENT)) as spent:
+            for _ in range(TRIES):
+                spent.precision = precision
+                found = Expander(variable.name, point, side, asymptotic=True).value(expr)
+                if enough(found):
+                    return found
+                assert isinstance(found, Series)
+                known = found.order if found.order != math.inf else precision
+                precision += max(int(wanted - known), 0) + 8
+    except NoSeries as reason:
+        raise EqsatError(f"no series of {expr} in {variable} at {_near(point, side)}: "
+                         f"{reason}") from None
+    except RecursionError:
+        raise LimitError(f"{expr} is nested too deep to expand") from None
+    raise EqsatError(f"no series of {expr} in {variable} at {_near(point, side)} was found "
+                     f"within {TRIES} expansions: every term it found cancels")
+
+
+def _near(point: Any, side: int) -> str:
+    return str(point) if point in (sympy.oo, -sympy.oo) else \
+        f"{point} from {'above' if side > 0 else 'below'}"
+
+
+def _log_t(variable: Expr, point: Any, side: int) -> Any:
+    """log(t), t the expansion variable (see algebra/series.py), as SymPy's in x."""
+    x = to_sympy(variable)
+    if point in (sympy.oo, -sympy.oo):
+        return -sympy.log(x if point == sympy.oo else -x)
+    return sympy.log(x - point if side > 0 else point - x)
+
+
+def _assembled(found: Series, variable: Expr, point: Any, side: int, n: int,
+               order: bool) -> Expr:
+    """The terms below n in increasing powers of t, then O(t^n); each written as a
+    coefficient times a power of x - x0 (of 1/x at infinity), a negative one subtracted."""
+    log_t = _log_t(variable, point, side)
+    total: Expr | None = None
+    for power, coefficient in sorted(found.coefficients.items()):
+        if power >= n:
+            break
+        base, exponent, sign = _base(variable, point, side, power)
+        signed = sign * coefficient.xreplace({LOG_T: log_t})
+        negative, magnitude = _term(signed, base, exponent)
+        if total is None:
+            total = _negated(magnitude) if negative else magnitude
+        else:
+            total = make("sub" if negative else "add", total, magnitude)
+    if order:
+        tail = _order_term(variable, point, side, n)
+        return tail if total is None else make("add", total, tail)
+    return total if total is not None else number(0)
+
+
+def _negated(magnitude: Expr) -> Expr:
+    """-magnitude, the sign on its first factor: -pi/2, not -(pi/2)."""
+    if magnitude.op in ("mul", "div"):
+        return make(magnitude.op, _negated(magnitude.args[0]), magnitude.args[1])
+    return make("neg", magnitude)
+
+
+def _base(variable: Expr, point: Any, side: int, power: Fraction) -> tuple[Expr, Fraction, int]:
+    """t^power as sign * base^exponent, base in x: x - x0 (x0 - x for a fractional power
+    from below), x at +oo and -x at -oo for a fractional power (t = 1/x, -1/x)."""
+    integer = power.denominator == 1
+    if point in (sympy.oo, -sympy.oo):
+        negated = point == -sympy.oo
+        if negated and not integer:
+            return make("neg", variable), -power, 1
+        return variable, -power, -1 if negated and int(power) % 2 else 1
+    near = from_sympy(point)
+    if point == 0:
+        base = variable if side > 0 or integer else make("neg", variable)
+    else:
+        base = make("sub", variable, near) if side > 0 or integer else \
+            make("sub", near, variable)
+    return base, power, -1 if side < 0 and integer and int(power) % 2 else 1
+
+
+def _term(coefficient: Any, base: Expr, exponent: Fraction) -> tuple[bool, Expr]:
+    """coefficient * base^exponent as (whether it is subtracted, its magnitude): 2*x^3/3,
+    1/(5*x^5), x^2*log(x)^2/2, sin(a)*(x - 1)^2, log(x)/x."""
+    ratio, rest = coefficient.as_coeff_Mul()  # a rational number times the rest
+    negative = bool(ratio < 0)
+    ratio = abs(ratio)
+    if exponent == 0:
+        return negative, _shown(ratio * rest)
+    raised = base if exponent in (1, -1) else make("sqrt", base) if abs(exponent) == \
+        Fraction(1, 2) else make("pow", base, number(abs(exponent)))
+    top, bottom = number(int(ratio.p)), number(int(ratio.q))
+    factor = None if rest == 1 else _shown(rest)
+    if exponent < 0:  # p*rest/(q*b^k)
+        above = factor if factor is not None and ratio.p == 1 else \
+            top if factor is None else make("mul", top, factor)
+        under = raised if ratio.q == 1 else make("mul", bottom, raised)
+        return negative, make("div", above, under)
+    above = raised if factor is None else make("mul", raised, factor)
+    above = above if ratio.p == 1 else make("mul", top, above)
+    return negative, above if ratio.q == 1 else make("div", above, bottom)
+
+
+def _shown(value: Any) -> Expr:
+    """A SymPy value as eqsat writes it: its cheapest normal form, in display order."""
+    return display_order(normalise(from_sympy(value), CostModel().tree_cost).forms[0])
+
+
+def _order_term(variable: Expr, point: Any, side: int, n: int) -> Expr:
+    if point in (sympy.oo, -sympy.oo):
+        return make("O", make("div", number(1), make("pow", variable, number(n))))
+    near = variable if point == 0 else make("sub", variable, from_sympy(point))
+    return make("O", make("pow", near, number(n)))
+
+
+def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
+    """The limit from one side: from the leading term of the series (in t -> 0+), or 0 for a
+    bounded factor times one that tends to 0 (see _squeezed)."""
+    try:
+        found = _expanded(expr, variable, point, side, 2,
+                          lambda s: isinstance(s, Exponential) or bool(s.coefficients)
+                          or s.flat)
+    except EqsatError as error:
+        if _squeezed(expr, variable, point, side):
+            return number(0)
+        raise EqsatError(f"limit: cannot decide where {expr} tends as {variable} -> "
+                         f"{_near(point, side)}; {error}") from None
+    if isinstance(found, Exponential):  # beyond every power
+        if not found.grows:
+            return number(0)
+        return _infinity(_known(sign_of(found), found.factor.leading()[1], expr))
+    if found.flat:  # smaller than every power of t
+        return number(0)
+    power, coefficient = found.leading()
+    if power > 0:
+        return number(0)
+    if power < 0:
+        return _infinity(_known(sign_of(found), coefficient, expr))
+    return _at_log_t(coefficient, expr)
+
+
+def _squeezed(expr: Expr, variable: Expr, point: Any, side: int) -> bool:
+    """Whether expr is a product of factors bounded everywhere (sin, cos, atan, ...: no
+    series where their argument has a pole) and of others that tend to 0 together, so that
+    it tends to 0 (abs(x)*sin(1/x) at 0)."""
+    found = list(factors(expr))
+    rest = [(factor, sign) for factor, sign in found if not (sign > 0 and _bounded(factor))]
+    if len(rest) == len(found) or not rest:
+        return False
+    product = number(1)
+    for factor, sign in rest:
+        product = make("mul" if sign > 0 else "div", product, factor)
+    try:
+        tends = _one_sided(product, variable, point, side)
+    except EqsatError:
+        return False
+    return tends.is_number and tends.number == 0
+
+
+def _bounded(term: Expr) -> bool:
+    """Whether a term is bounded on all reals: a BOUNDED op, or its abs or natural power."""
+    if term.op == "pow":
+        exponent = term.args[1]
+        return exponent.is_number and exponent.number.denominator == 1 and \
+            exponent.number > 0 and _bounded(term.args[0])
+    return term.op in BOUNDED or (term.op == "abs" and _bounded(term.args[0]))
+
+
+def _at_log_t(coefficient: Any, expr: Expr) -> Expr:
+    """Where a leading coefficient tends as log(t) tends to -oo."""
+    if not coefficient.has(LOG_T):
+        return _shown(coefficient)
+    top, bottom = sympy.fraction(sympy.cancel(coefficient))
+    if not (top.is_polynomial(LOG_T) and bottom.is_polynomial(LOG_T)):
+        raise EqsatError(f"limit: cannot decide the limit of {expr}: its leading term "
+                         f"{coefficient} is not a ratio of polynomials in log(t)")
+    high, low = sympy.Poly(top, LOG_T), sympy.Poly(bottom, LOG_T)
+    if high.degree() < low.degree():
+        return number(0)
+    if high.degree() == low.degree():
+        return _shown(sympy.cancel(high.LC() / low.LC()))
+    return _infinity(_known(sign_near(coefficient), coefficient, expr))
+
+
+def _known(sign: int | None, coefficient: Any, expr: Expr) -> int:
+    if sign is None:
+        raise EqsatError(f"limit: {expr} is unbounded near the point, and the sign of its "
+                         f"leading coefficient {coefficient} is not known")
+    return sign
+
+
+def _infinity(sign: int) -> Expr:
+    return make("oo") if sign > 0 else make("neg", make("oo"))
+

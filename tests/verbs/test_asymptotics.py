@@ -1,0 +1,186 @@
+"""series and limit: SymPy's own cases, SymPy's series of random expressions, oo and order
+terms as results that are not values, and clear errors where no expansion decides."""
+
+from __future__ import annotations
+
+import random
+
+import mpmath
+import pytest
+import sympy
+
+import eqsat
+from eqsat import ArgumentError, EqsatError, LimitError
+from eqsat.term.reference import reference
+from tests.conftest import corpus
+
+SERIES = corpus("sympy_verbs.jsonl", "series")
+LIMITS = corpus("sympy_verbs.jsonl", "limit")
+# limits the expansion at the point does not decide (eqsat says so; it never guesses): an
+# oscillating term inside a sum (n + sin(n)), and a power t^k with an irrational k (1 - sqrt(E))
+UNDECIDED = {
+    ("(1 + x/(n + sin(n)))**n", "oo"),
+    ("(log(E + 1/x) - 1)**(1 - sqrt(E + 1/x))", "oo"),
+}
+
+
+def _sympy(text: str, like: sympy.Expr) -> sympy.Expr:
+    names = {s.name: s for s in like.free_symbols}
+    return sympy.sympify(text, locals=names)
+
+
+def _assume(case: dict[str, object]) -> dict[str, str] | None:
+    given = case.get("assumptions") or {}
+    assert isinstance(given, dict)
+    return {name: str(words) for name, words in given.items()} or None
+
+
+@pytest.mark.parametrize("case", SERIES, ids=lambda case: str(case["input"])[:40])
+def test_sympys_series_cases_exactly(case: dict[str, object]) -> None:
+    found = eqsat.series(str(case["input"]).replace("**", "^"), str(case["var"]),
+                         str(case.get("point", "0")), int(case["n"]),  # type: ignore[call-overload]
+                         str(case.get("dir", "+")), order=False, assume=_assume(case))
+    ours = eqsat.to_sympy(found)
+    assert sympy.simplify(ours - _sympy(str(case["expect"]), ours)) == 0, str(found)
+
+
+@pytest.mark.parametrize("case", LIMITS, ids=lambda case: str(case["input"])[:40])
+def test_sympys_limit_cases_right_or_undecided(case: dict[str, object]) -> None:
+    call = (str(case["input"]).replace("**", "^"), str(case["var"]), str(case["point"]),
+            str(case.get("dir", "+")))
+    if (case["input"], case["point"]) in UNDECIDED:
+        with pytest.raises(EqsatError, match="cannot decide"):
+            eqsat.limit(*call, assume=_assume(case))
+        return
+    found = eqsat.to_sympy(eqsat.limit(*call, assume=_assume(case)))
+    expected = _sympy(str(case["expect"]), found)
+    assert found == expected or sympy.simplify(found - expected) == 0
+
+
+def test_the_undecided_limits_stay_few() -> None:
+    if not LIMITS:
+        pytest.skip("the corpora are not here")
+    assert len(UNDECIDED) <= 0.05 * len(LIMITS)
+
+
+_ATOMS = ["x", "2*x", "x^2", "x/3 - x^2", "sin(x)", "x*exp(x)"]
+_WRAPS = ["sin({})", "cos({})", "exp({})", "log(1 + {})", "sqrt(1 + {})", "1/(1 - {})",
+          "atan({})", "sinh({})", "({})^3", "({})*cos(x)", "tan({})", "({}) + x^2/2"]
+
+
+def _random_expression(rng: random.Random) -> str:
+    text = rng.choice(_ATOMS)
+    for _ in range(rng.randint(1, 3)):
+        text = rng.choice(_WRAPS).format(text)
+    return text
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_series_equal_sympys(seed: int) -> None:
+    rng = random.Random(seed)
+    text, n = _random_expression(rng), rng.randint(2, 6)
+    found = eqsat.to_sympy(eqsat.series(text, "x", 0, n, order=False))
+    x = sympy.Symbol("x", real=True)
+    theirs = sympy.series(sympy.sympify(text.replace("^", "**"), locals={"x": x}), x, 0,
+                          n).removeO()
+    difference = sympy.expand(found - theirs)
+    for power in range(n):  # each coefficient equal (tan(1) against sin(1)/cos(1): in value)
+        assert abs(sympy.N(difference.coeff(x, power), 40)) < 1e-30, (text, n, power)
+
+
+def test_points_sides_and_infinity() -> None:
+    assert str(eqsat.series("exp(x)", "x", 0, 3)) == "1 + x + x^2/2 + O(x^3)"
+    assert str(eqsat.series("abs(x)", "x", 0, 3, "-")) == "-x + O(x^3)"
+    assert str(eqsat.series("sqrt(x^2 + 1)", "x", "oo", 4)) == \
+        "x + 1/(2*x) - 1/(8*x^3) + O(1/x^4)"
+    assert str(eqsat.series("sqrt(x^2 + 1)", "x", "-oo", 4)) == \
+        "-x - 1/(2*x) + 1/(8*x^3) + O(1/x^4)"
+    assert str(eqsat.series("x^x", "x", n=2)) == "1 + x*log(x) + O(x^2)"
+    assert str(eqsat.series("exp(-1/x)", "x", 0, 3)) == "O(x^3)"  # smaller than every power
+    assert str(eqsat.series("sqrt(1 - x)", "x", 1, 2, "-")) == "sqrt(1 - x) + O((x - 1)^2)"
+    assert str(eqsat.series("cos(x)", "x", eqsat.pi, 3)) == "-1 + (x - pi)^2/2 + O((x - pi)^3)"
+    assert str(eqsat.series("y*x", "x", 0, 3)) == "x*y + O(x^3)"
+    assert eqsat.limit("1/x", "x", 0) == eqsat.oo
+    assert eqsat.limit("1/x", "x", 0, "-") == -eqsat.oo
+    assert eqsat.limit("x^2/exp(x)", "x", "oo") == eqsat.parse("0")
+    assert eqsat.limit("abs(x)*sin(1/x)", "x", 0, "+-") == eqsat.parse("0")
+    assert eqsat.limit("atan(x)", "x", eqsat.oo) == eqsat.parse("pi/2")
+    assert eqsat.limit("y + 1", "x", 3) == eqsat.parse("y + 1")
+
+
+def test_order_terms_and_infinity_print_parse_and_are_not_values() -> None:
+    written = eqsat.series("sin(x)", "x", 0, 4)
+    assert eqsat.parse(str(written)) == written
+    assert eqsat.from_sympy(eqsat.to_sympy(eqsat.parse("-oo"))) == -eqsat.oo
+    assert eqsat.latex(written) == "x - \\frac{x^{3}}{6} + \\mathcal{O}\\left(x^{4}\\right)"
+    for refused in (lambda: eqsat.simplify(written), lambda: eqsat.evaluate(eqsat.oo),
+                    lambda: eqsat.compile(written, ["x"]), lambda: eqsat.diff(written, "x"),
+                    lambda: eqsat.solve("x = oo", "x")):
+        with pytest.raises(EqsatError, match="not a value"):
+            refused()
+
+
+def test_clear_errors() -> None:
+    with pytest.raises(EqsatError, match="no series of sin\\(1/x\\)"):
+        eqsat.series("sin(1/x)", "x", 0)
+    with pytest.raises(EqsatError, match="cannot decide where sin\\(1/x\\) tends"):
+        eqsat.limit("sin(1/x)", "x", 0)
+    with pytest.raises(EqsatError, match="no two-sided limit"):
+        eqsat.limit("1/x", "x", 0, "+-")
+    with pytest.raises(EqsatError, match="log"):
+        eqsat.limit("log(x)", "x", -1)  # log of a negative value: no real series
+    with pytest.raises(ArgumentError, match="dir"):
+        eqsat.series("x", "x", 0, 3, "+-")
+    with pytest.raises(ArgumentError, match="depends on x"):
+        eqsat.limit("x", "x", "x + 1")
+    with pytest.raises(ArgumentError, match="positive integer"):
+        eqsat.series("x", "x", 0, 0)
+    deep = eqsat.symbol("x")
+    for _ in range(300):
+        deep = eqsat.sin(deep)
+    with pytest.raises(LimitError, match="nested"):
+        eqsat.series(deep, "x")
+
+
+def test_work_is_bounded() -> None:
+    with pytest.raises(EqsatError, match="no series"):  # coefficients that grow past the work
+        eqsat.series("exp(a*x + b*exp(c*x + d*sin(e*x)))", "x", 0, 60)
+
+
+_LIMIT_ATOMS = ["x", "2*x", "x^2", "1/x", "x - x^2", "sin(x)", "exp(x)", "sqrt(x)", "x + 1"]
+_LIMIT_WRAPS = ["sin({})", "cos({})", "exp({})", "log(1 + {})", "sqrt(1 + {})", "1/(1 + {})",
+                "atan({})", "({})^2", "({})*x", "({})/x", "({}) - 1", "exp(-{})", "tanh({})",
+                "abs({})", "({})^(1/3)"]
+
+
+def _near_value(text: str, point: str, t: mpmath.mpf) -> mpmath.mpf | None:
+    x = {"0": t, "1": 1 + t, "oo": 1 / t, "-oo": -1 / t}[point]
+    return reference(eqsat.parse(text), {"x": x}, 120)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_limits_agree_with_values_near_the_point(seed: int) -> None:
+    """Never a wrong limit: where eqsat gives one, the expression's exact values near the
+    point (t = 1e-40 and 1e-60 away, 120 digits) tend to it; an EqsatError is allowed."""
+    rng = random.Random(seed)
+    text = rng.choice(_LIMIT_ATOMS)
+    for _ in range(rng.randint(1, 3)):
+        text = rng.choice(_LIMIT_WRAPS).format(text)
+    if rng.random() < 0.5:
+        text = f"({text})/({rng.choice(_LIMIT_ATOMS)})"
+    point = rng.choice(["0", "1", "oo", "-oo"])
+    try:
+        found = eqsat.limit(text, "x", point)
+    except EqsatError:
+        return
+    near, nearer = (_near_value(text, point, mpmath.mpf(10) ** -k) for k in (40, 60))
+    assert near is not None and nearer is not None, (text, point)
+    if found.op == "oo" or found.op == "neg":
+        assert abs(nearer) > 1e6 and abs(nearer) >= abs(near), (text, point, found)
+        assert (nearer > 0) == (found.op == "oo"), (text, point, found)
+        return
+    value = reference(found, {}, 120)
+    assert value is not None
+    if abs(near - nearer) > 1e-6 * max(1, abs(nearer)):  # converges too slowly to tell here
+        return
+    assert abs(nearer - value) < 1e-6 * max(1, abs(value)), (text, point, found, nearer)
