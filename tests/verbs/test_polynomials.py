@@ -81,3 +81,10 @@ def test_forms(verb: object, text: str, answer: str) -> None:
 def test_tensors_are_refused() -> None:
     with pytest.raises(EqsatError, match="scalar"):
         eqsat.factor(eqsat.tensor("v", (3,)) * 2)
+
+
+def test_assumptions_reach_the_symbols_of_the_result() -> None:
+    for verb in (eqsat.factor, eqsat.cancel, eqsat.together):
+        found = verb("(x^2 - 1)/(x + 1)", assume={"x": "positive integer"})
+        assert {s.assumptions for s in found.free_symbols()} == \
+            {frozenset({"positive", "integer"})}

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..term.expr import Expr, make
+from ..term.expr import Expr, make, number
+from ..term.ops import folded
 from ..term.walks import postorder
 from .guards import GUARDS
 from .matching import Binding, match
@@ -119,7 +120,13 @@ _IDENTITY = {"mul": 1, "add": 0}  # a*1 and a + 0 are a, defined exactly where a
 
 def _built(op: str, args: list[Expr]) -> Expr:
     """The op of these arguments, an identity element left out (the chain rule's
-    cos(x)*diff(x, x) is cos(x), not cos(x)*1)."""
+    cos(x)*diff(x, x) is cos(x), not cos(x)*1), numbers folded (x^(2 - 1) is x^1) and a
+    first power its base (x)."""
+    if all(a.is_number for a in args) and (value := folded(op, [a.number for a in args])) \
+            is not None:
+        return number(value)
+    if op == "pow" and args[1].is_number and args[1].number == 1:
+        return args[0]
     if op in _IDENTITY and len(args) == 2:
         for kept, other in (args, args[::-1]):
             if other.is_number and other.number == _IDENTITY[op]:

@@ -53,30 +53,32 @@ def apart(expr: ExprInput, x: Variable | None = None, *,
     return display_order(partial_fractions.apart(parsed, variable))
 
 
-def factor(expr: ExprInput) -> Expr:
+def factor(expr: ExprInput, *, assume: Mapping[str, str | Iterable[str]] | None = None,
+           ) -> Expr:
     """expr as one fraction whose numerator and denominator are each a rational number times
     irreducible polynomials over the rationals, multivariate; symbols and non-rational
     subterms (sin(x), sqrt(y)) are its variables, and their arguments are factored too:
     factor("x^2 - 1") is (x - 1)*(x + 1), factor("1/x + 1/y") is (x + y)/(x*y)."""
-    return _written(expr, (True, True), "factor")
+    return _written(to_expr(expr, assume), (True, True), "factor")
 
 
-def cancel(expr: ExprInput) -> Expr:
+def cancel(expr: ExprInput, *, assume: Mapping[str, str | Iterable[str]] | None = None,
+           ) -> Expr:
     """expr as one fraction in lowest terms, numerator and denominator expanded with integer
     coefficients (function arguments too): cancel("(x^2 - 1)/(x - 1)") is x + 1. Equal to
     expr wherever expr is defined."""
-    return _written(expr, (False, False), "cancel")
+    return _written(to_expr(expr, assume), (False, False), "cancel")
 
 
-def together(expr: ExprInput) -> Expr:
+def together(expr: ExprInput, *, assume: Mapping[str, str | Iterable[str]] | None = None,
+             ) -> Expr:
     """expr over one common denominator, in lowest terms: the numerator expanded, the
     denominator factored (function arguments too): together("1/x + 2/y") is
     (2*x + y)/(x*y)."""
-    return _written(expr, (False, True), "together")
+    return _written(to_expr(expr, assume), (False, True), "together")
 
 
-def _written(expr: ExprInput, factored: tuple[bool, bool], verb: str) -> Expr:
-    parsed = to_expr(expr)
+def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
     if is_tensor(parsed):
         raise EqsatError(f"{verb} takes a scalar expression, not {parsed}")
 
