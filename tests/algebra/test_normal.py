@@ -230,3 +230,22 @@ def test_square_roots_of_numbers(value: Fraction, written: str | None) -> None:
     ("sqrt(8)*sqrt(2)", "4"), ("sqrt(1/8)", "sqrt(2)/4")])
 def test_simplify_takes_square_factors_out_of_roots(text: str, answer: str) -> None:
     assert str(eqsat.simplify(text)) == answer
+
+
+def test_a_term_said_in_lowest_terms_is_its_own_first_normal_form() -> None:
+    from eqsat.algebra.normal import in_lowest_terms, normalise
+    from eqsat.extract import CostModel
+
+    rng, said = random.Random(0), 0
+    for _ in range(2000):
+        parts = [rng.choice(["2", "3", "12", "1", "-2", "1/2"])] if rng.random() < 0.5 else []
+        for name in rng.sample(["x", "y", "z"], rng.randint(1, 3)):
+            power = rng.choice([1, 1, 2, 3, -1, 0])
+            parts.append(name if power == 1 else f"{name}^{power}")
+        if rng.random() < 0.3:
+            rng.shuffle(parts)
+        term = eqsat.parse("*".join(parts) + rng.choice(["", " + 1", " - 2*w", " + 2"]))
+        if in_lowest_terms(term):
+            said += 1
+            assert normalise(term, CostModel().tree_cost).forms[0] is term, term
+    assert said > 200

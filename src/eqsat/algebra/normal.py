@@ -115,7 +115,10 @@ def in_lowest_terms(root: Expr) -> bool:
     normalise would put it first: a chain of + and - (each right operand a term) of distinct
     scalar symbols, each alone or times an integer of 2 or more, and at most one nonzero
     integer, the coefficients with no common factor and no two symbols with one coefficient
-    (x + 1, 2*x - 3*y + 1; not 2*x + 2, -x + 1, x + x, 3*x + 3*y + z)."""
+    (x + 1, 2*x - 3*y + 1; not 2*x + 2, -x + 1, x + x, 3*x + 3*y + z), or a monomial (see
+    _plain_monomial)."""
+    if root.op in ("mul", "pow") and _plain_monomial(root):
+        return True
     terms: list[Expr] = []
     node = root
     while node.op in ("add", "sub"):
@@ -140,6 +143,34 @@ def in_lowest_terms(root: Expr) -> bool:
     multiples = [c for c in scaled.values() if c > 1]  # c*x + c*y: c*(x + y) is cheaper
     return len(terms) > 1 and len(constants) <= 1 and \
         math.gcd(*scaled.values(), *constants) == 1 and len(set(multiples)) == len(multiples)
+
+
+def _plain_monomial(root: Expr) -> bool:
+    """Whether root is a product, left to right, of an optional integer of 2 or more and then
+    distinct scalar symbols, each alone or to an integer power of 2 or more (2*x, x^2*y,
+    3*x*y^4; not x*2, x*x, x^1, 1/2*x): its own cheapest normal form."""
+    factors: list[Expr] = []
+    node = root
+    while node.op == "mul":
+        node, factor = node.args
+        factors.append(factor)
+    factors.append(node)  # (the leftmost last)
+    if factors[-1].is_number:
+        number = factors.pop().number
+        if number.denominator != 1 or number < 2 or not factors:
+            return False
+    names: set[str] = set()
+    for factor in factors:
+        if factor.op == "pow":
+            exponent = factor.args[1]
+            if not (exponent.is_number and exponent.number.denominator == 1 and
+                    exponent.number >= 2):
+                return False
+            factor = factor.args[0]
+        if factor.op != "sym" or factor.shape or factor.name in names:
+            return False
+        names.add(factor.name)
+    return True
 
 
 def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
