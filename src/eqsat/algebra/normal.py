@@ -116,9 +116,15 @@ def in_lowest_terms(root: Expr) -> bool:
     scalar symbols, each alone or times an integer of 2 or more, and at most one nonzero
     integer, the coefficients with no common factor and no two symbols with one coefficient
     (x + 1, 2*x - 3*y + 1; not 2*x + 2, -x + 1, x + x, 3*x + 3*y + z), or a monomial (see
-    _plain_monomial)."""
+    _plain_monomial), or one over another."""
     if root.op in ("mul", "pow") and _plain_monomial(root):
         return True
+    if root.op == "div":  # 2/x, y/x^2, 1/(x*y): a positive integer or a monomial over one
+        top, bottom = root.args
+        return ((top.is_number and top.number.denominator == 1 and top.number > 0) or
+                _plain_monomial(top, coefficient=False)) and \
+            _plain_monomial(bottom, coefficient=False) and \
+            not top.free_symbols() & bottom.free_symbols()
     terms: list[Expr] = []
     node = root
     while node.op in ("add", "sub"):
@@ -145,17 +151,17 @@ def in_lowest_terms(root: Expr) -> bool:
         math.gcd(*scaled.values(), *constants) == 1 and len(set(multiples)) == len(multiples)
 
 
-def _plain_monomial(root: Expr) -> bool:
-    """Whether root is a product, left to right, of an optional integer of 2 or more and then
-    distinct scalar symbols, each alone or to an integer power of 2 or more (2*x, x^2*y,
-    3*x*y^4; not x*2, x*x, x^1, 1/2*x): its own cheapest normal form."""
+def _plain_monomial(root: Expr, coefficient: bool = True) -> bool:
+    """Whether root is a product, left to right, of an optional integer of 2 or more (unless
+    not coefficient) and then distinct scalar symbols, each alone or to an integer power of 2
+    or more (2*x, x^2*y, 3*x*y^4; not x*2, x*x, x^1, 1/2*x): its own cheapest normal form."""
     factors: list[Expr] = []
     node = root
     while node.op == "mul":
         node, factor = node.args
         factors.append(factor)
     factors.append(node)  # (the leftmost last)
-    if factors[-1].is_number:
+    if factors[-1].is_number and coefficient:
         number = factors.pop().number
         if number.denominator != 1 or number < 2 or not factors:
             return False
