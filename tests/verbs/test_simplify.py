@@ -187,3 +187,20 @@ def test_everyday_queries_build_no_egraph(egglog_calls: list[object], query: Any
     # e-graph would give back: answered without one, as are the normal forms
     assert str(query()) == answer
     assert egglog_calls == []
+
+
+def test_the_ops_settled_at_a_symbol_are_settled_in_an_e_graph_too() -> None:
+    """simplify gives f(y) back without an e-graph for the ops decided once per process
+    (_shipped_indexes): saturating the rules on it finds nothing cheaper either."""
+    from eqsat.extract import CostModel
+    from eqsat.limits.budget import Limits
+    from eqsat.verbs.simplify import _saturate_once, _shipped_indexes
+
+    settled = _shipped_indexes(("simplify",)).settled_calls
+    assert {"sin", "exp", "log", "cosh", "tan"} <= settled
+    y = eqsat.symbol("y")
+    for op in sorted(settled):
+        term = eqsat.call(op, y)
+        found, _ = _saturate_once(term, [], ["simplify"], Limits(), "tree", CostModel())
+        assert CostModel().tree_cost(found) >= CostModel().tree_cost(term), (op, found)
+        assert eqsat.simplify(term) is term

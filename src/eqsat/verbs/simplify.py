@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import islice
 from pathlib import Path
@@ -25,8 +25,9 @@ from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_si
 from ..rules.model import Rule
 from ..rules.reverse import DIFF_RULESET
 from ..term import arguments
-from ..term.expr import Expr, check_same_symbol
+from ..term.expr import Expr, call, check_same_symbol, symbol
 from ..term.inputs import ExprInput, Shapes, to_expr
+from ..term.ops import ROWS, SCALAR_KINDS
 from ..term.shape import is_tensor
 from ..term.walks import check_depth, postorder
 from .derivatives import expand_derivatives
@@ -105,7 +106,8 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         before = measure(start)  # (a deep input's costs take a while: measured once)
         return Simplified(expanded, total, before,
                           before if expanded is start else measure(expanded))
-    if expanded.args and query.settled(expanded):  # the normal forms would change nothing
+    if expanded.args and (query.settled(expanded) or _call_at_symbol(expanded) in
+                          indexes.settled_calls):  # nothing would change it
         total.stop_reason = StopReason.SATURATED
         return Simplified(expanded, total, measure(start), measure(expanded))
     best, complete = expanded, False
@@ -275,6 +277,10 @@ class _Indexes:
     views: ViewSides
     shrinking: DirectRules
     expansions: DirectRules
+    # the one-operand ops f for which f(x), x a symbol with no assumptions, is settled (no
+    # rule makes it cheaper, modulo the canonical forms: see _Query.settled_modulo), the same
+    # for every such symbol; decided once for the shipped library, for every op
+    settled_calls: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, rules: list[Rule]) -> _Indexes:
@@ -292,7 +298,23 @@ def _indexes(rules: list[str | Path], rulesets: Sequence[str]) -> _Indexes:
 
 @cache
 def _shipped_indexes(rulesets: tuple[str, ...]) -> _Indexes:
-    return _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
+    made = _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
+    if "simplify" not in rulesets:
+        return made
+    query = _Query([], list(rulesets), "tree", CostModel(), False, made)
+    at = symbol("x")
+    settled = frozenset(op.name for op in ROWS if op.arity == 1 and op.kind in SCALAR_KINDS and
+                        (query.settled(call(op.name, at)) or
+                         query.settled_modulo(call(op.name, at))))
+    return replace(made, settled_calls=settled)
+
+
+def _call_at_symbol(term: Expr) -> str | None:
+    """The op of a term f(x), x a scalar symbol with no assumptions; None for other terms."""
+    if len(term.args) != 1:
+        return None
+    inner = term.args[0]
+    return term.op if inner.is_symbol and not inner.assumptions and not inner.shape else None
 
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],
