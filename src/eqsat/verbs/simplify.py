@@ -106,10 +106,11 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         before = measure(start)  # (a deep input's costs take a while: measured once)
         return Simplified(expanded, total, before,
                           before if expanded is start else measure(expanded))
-    if expanded.args and (query.settled(expanded) or _call_at_symbol(expanded) in
-                          indexes.settled_calls):  # nothing would change it
+    if expanded.args and (_call_at_symbol(expanded) in indexes.settled_calls or
+                          query.settled(expanded)):  # nothing would change it
         total.stop_reason = StopReason.SATURATED
-        return Simplified(expanded, total, measure(start), measure(expanded))
+        after = measure(expanded)
+        return Simplified(expanded, total, after if expanded is start else measure(start), after)
     best, complete = expanded, False
     if query.reduce:
         normalised = query.normal_forms(expanded, budget.deadline)
