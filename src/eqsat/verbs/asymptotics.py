@@ -65,8 +65,9 @@ def limit(expr: ExprInput, x: Variable, x0: Point, dir: str = "+", *,
     """Where expr tends as x tends to x0, as SymPy's limit: limit("sin(x)/x", "x", 0) is 1;
     dir "+" from above, "-" from below, "+-" both (an error where they differ); x0 may be
     "oo" or "-oo"; the limit may be oo or -oo (an Expr that is not a value). Through the
-    series at x0 (algebra/series.py); an EqsatError saying why where that does not decide
-    it (never a guess)."""
+    expansion at x0 (algebra/expander.py: series, and exponentials whose fastest growth
+    decides), or a bounded factor times one tending to 0; an EqsatError saying why where
+    that does not decide it (never a guess)."""
     parsed, variable, point = _arguments(expr, x, x0, assume)
     if variable not in parsed.free_symbols():
         return parsed
