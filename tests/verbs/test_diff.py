@@ -241,3 +241,22 @@ def test_the_chain_rule_leaves_no_identity_element() -> None:
     x = eqsat.parse("x")
     found = derivative(eqsat.parse("sin(x) + exp(x)"), x, rules)
     assert found is not None and str(found[0]) == "cos(x) + exp(x)"
+
+
+def test_a_settled_input_and_derivative_run_no_simplify(monkeypatch: pytest.MonkeyPatch) -> None:
+    """diff(sin(x), x): sin(x) and cos(x) are settled at a symbol (the shipped index), so
+    neither is simplified again; a derivative that is not, is."""
+    import eqsat.verbs.diff as module
+
+    calls: list[str] = []
+    original = module.simplify_report
+
+    def counted(expr: object, **options: object) -> object:
+        calls.append(str(expr))
+        return original(expr, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "simplify_report", counted)
+    assert str(eqsat.diff("sin(x)", "x")) == "cos(x)"
+    assert calls == []
+    assert str(eqsat.diff("tan(x)", "x")) == "tan(x)^2 + 1"
+    assert calls == ["1 + tan(x)^2"]

@@ -9,12 +9,13 @@ from typing import Any, overload
 from ..errors import LimitError, ShapeError
 from ..extract import CostModel
 from ..limits.budget import Budget, Limits
+from ..limits.report import RunReport, StopReason
 from ..term import arguments
 from ..term.expr import Expr, make, number
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
 from ..term.shape import ALL_AXES, is_tensor, shape_of, show
 from .derivatives import differentiate, reverse_mode, variable_in
-from .simplify import Simplified, simplify_report
+from .simplify import Simplified, settled_at_a_symbol, simplify_report
 
 
 def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, *,
@@ -28,14 +29,18 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     if is_tensor(start):
         raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
     n = arguments.count(n, "the order of a derivative")
+    rules = arguments.rule_files(rules)  # (a generator is read once)
     given = arguments.names(wrt, "wrt")
     order = given * n if isinstance(wrt, (str, Expr)) else given
     limits = Limits.of(limits)
     budget = Budget.start(limits)
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
-    cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
-    current, total = cleaned.expr, cleaned.report
+    if settled_at_a_symbol(start, rules):  # (sin(x): nothing to clean)
+        current, total = start, RunReport(StopReason.SATURATED)
+    else:
+        cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)
+        current, total = cleaned.expr, cleaned.report
     for done, variable in enumerate(order):
         if done and budget.seconds_left() <= 0:  # each derivative is complete, or none is
             raise LimitError(f"the time limit of {limits.seconds:g} s ran out after {done} of "
@@ -46,6 +51,9 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
             continue
         derivative, report = differentiate(current, symbol_, rules)
         total.absorb(report)
+        if settled_at_a_symbol(derivative, rules):  # (cos(x))
+            current = derivative
+            continue
         simplified = simplify_report(derivative, rules=rules, limits=budget.left())
         total.absorb(simplified.report)
         current = simplified.expr

@@ -310,6 +310,13 @@ def _shipped_indexes(rulesets: tuple[str, ...]) -> _Indexes:
     return replace(made, settled_calls=settled)
 
 
+def settled_at_a_symbol(term: Expr, rules: Sequence[str | Path] = ()) -> bool:
+    """Whether the shipped rules leave the term as it is without a query: f(x) for a settled
+    op f (see _Indexes.settled_calls) at a symbol with no assumptions."""
+    return not rules and \
+        _call_at_symbol(term) in _shipped_indexes(("simplify",)).settled_calls
+
+
 def _call_at_symbol(term: Expr) -> str | None:
     """The op of a term f(x), x a scalar symbol with no assumptions; None for other terms."""
     if len(term.args) != 1:
