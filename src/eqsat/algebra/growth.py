@@ -55,7 +55,7 @@ def exponential(exponent: Series, factor: Series) -> Value:
     """exp(exponent) * factor: an Exponential where the exponent is a pole, else a series."""
     sign = _pole_sign(exponent)
     if sign is None:
-        return mul(exp_of(exponent, True), factor)
+        return mul(exp_of(exponent), factor)
     return Exponential(exponent, factor, sign > 0)
 
 
@@ -94,7 +94,7 @@ def add_values(a: Value, b: Value, sign: int = 1) -> Value:
     faster = _pole_sign(add(a.exponent, b.exponent, -1))
     if faster is not None:
         return a if faster > 0 else b
-    scaled = mul(b.factor, exp_of(add(b.exponent, a.exponent, -1), True))  # exp(B - A)
+    scaled = mul(b.factor, exp_of(add(b.exponent, a.exponent, -1)))  # exp(B - A)
     return Exponential(a.exponent, add(a.factor, scaled), a.grows)
 
 
@@ -131,8 +131,8 @@ def power_value(value: Value, exponent: Any, positive_t: bool) -> Value:
 def log_value(value: Value) -> Series:
     """log(value): log(exp(B)*f) = B + log(f)."""
     if isinstance(value, Series):
-        return log_of(value, True)
-    return add(value.exponent, log_of(value.factor, True))
+        return log_of(value)
+    return add(value.exponent, log_of(value.factor))
 
 
 def exp_value(value: Value) -> Value:

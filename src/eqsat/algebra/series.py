@@ -272,23 +272,21 @@ def power(base: Series, exponent: Any, positive_t: bool) -> Series:
     return shifted.shifted(m * Fraction(str(exponent)) if m != 0 else Fraction(0))
 
 
-def log_of(s: Series, asymptotic: bool) -> Series:
+def log_of(s: Series) -> Series:
     """log(s); where s = c t^m (1 + u) with m != 0 (t > 0), log(c) + m log(t) + log(1 + u)."""
     m, c, unit = _unit(s)
     if m == 0 and not c.has(LOG_T):
         return compose(sympy.log, s)
-    if not asymptotic or c.has(LOG_T):
-        raise NoSeries("a log of a term that tends to 0 or infinity")
+    if c.has(LOG_T):
+        raise NoSeries("a log of a log term")
     return add(constant(sympy.log(c) + sympy.Rational(m.numerator, m.denominator) * LOG_T),
                compose(sympy.log, unit))
 
 
-def exp_of(s: Series, asymptotic: bool) -> Series:
-    """exp(s): exp(k log(t) + r + w) = t^k exp(r) (1 + ...) for a rational k; of a pole tending
-    to -oo (t > 0), a part smaller than every power of t."""
+def exp_of(s: Series) -> Series:
+    """exp(s) for s bounded (growth.py takes poles): exp(k log(t) + r + w) = t^k exp(r)
+    (1 + ...) for a rational k."""
     if s.valuation is not None and s.valuation < 0:
-        if asymptotic and sign_near(s.leading()[1]) == -1:
-            return Series({}, FLAT)
         raise NoSeries("exp of a pole")
     a0 = sympy.expand(s.coefficients.get(Fraction(0), 0))
     k = a0.coeff(LOG_T) if a0.has(LOG_T) else sympy.Integer(0)
@@ -302,12 +300,13 @@ def exp_of(s: Series, asymptotic: bool) -> Series:
 def sign_near(value: Any) -> int | None:
     """+1 or -1 where SymPy proves a coefficient's sign as t tends to 0+ (log(t) to -oo);
     None where it cannot."""
-    if value.has(LOG_T):
-        polynomial = sympy.Poly(value, LOG_T) if value.is_polynomial(LOG_T) else None
-        if polynomial is None:
+    if value.has(LOG_T):  # a ratio of polynomials in log(t): its leading terms decide
+        top, bottom = sympy.fraction(sympy.cancel(value))
+        if not (top.is_polynomial(LOG_T) and bottom.is_polynomial(LOG_T)):
             return None
-        lead = sign_near(polynomial.LC())
-        return None if lead is None else lead * (-1) ** polynomial.degree()
+        high, low = sympy.Poly(top, LOG_T), sympy.Poly(bottom, LOG_T)
+        lead = sign_near(high.LC() / low.LC())
+        return None if lead is None else lead * (-1) ** (high.degree() - low.degree())
     if value.is_positive:
         return 1
     if value.is_negative:

@@ -76,8 +76,9 @@ def limit(expr: ExprInput, x: Variable, x0: Point, dir: str = "+", *,
         if above != below:
             raise EqsatError(f"limit: {parsed} tends to {below} from below {x0} and to "
                              f"{above} from above: no two-sided limit")
-        return above
-    found = _one_sided(parsed, variable, point, _side(dir, point, both=True))
+        found = above
+    else:
+        found = _one_sided(parsed, variable, point, _side(dir, point, both=True))
     return found if has_non_values(found) else simplify(found)
 
 
