@@ -105,7 +105,7 @@ def _order(size: Any) -> Any:
             sympy.degree(base, symbols[0]) != 1:
         return sympy.Order(size)
     x = symbols[0]
-    point = sympy.solve(base, x)[0] if exponent.is_positive else sympy.oo
+    point = -base.subs(x, 0) / sympy.diff(base, x) if exponent.is_positive else sympy.oo
     return sympy.Order(size, (x, point))
 
 
