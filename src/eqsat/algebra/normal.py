@@ -335,7 +335,7 @@ class _Reducer:
         """The cheapest form of a node whose atoms have been reduced."""
         if not is_rational_node(node):
             return self.atom_forms[node]
-        if not node.args:  # a symbol or a number is its own
+        if not node.args or in_lowest_terms(node):  # its own cheapest form
             return node
         if node not in self._best:
             self._best[node] = _cheapest_first(self.forms(node), self.cost)[0]
