@@ -232,7 +232,8 @@ def test_failed_candidates_are_discarded_and_said_so() -> None:
 
 
 @pytest.mark.parametrize(("equation", "message"), [
-    ("x^3 = 8", "cannot isolate x"),
+    ("x^3 + x = 1", "cannot isolate x"),  # an irreducible cubic, not a binomial
+    ("x^3 = a*x", "cannot isolate x"),  # x = 0 always, +-sqrt(a) only where a >= 0
     ("sin(x) = x", "cannot isolate x"),
 ])
 def test_what_the_rules_cannot_solve_is_a_clear_error(equation: str, message: str) -> None:
@@ -363,3 +364,45 @@ def test_square_roots_of_polynomials() -> None:
     assert ring.to_poly(eqsat.parse("a^2 + b")).square_root() is None
     found = ring.to_poly(eqsat.parse("9/4")).square_root()
     assert found is not None and found.constant_value() == Fraction(3, 2)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_polynomials_of_any_degree_through_their_factors(seed: int) -> None:
+    """A random product of linear factors (repeated or not) and an irreducible quadratic,
+    multiplied out: solve finds exactly its real roots, from the least."""
+    rng = random.Random(seed)
+    roots = [rng.randint(-6, 6) for _ in range(rng.randint(2, 4))]
+    c = rng.choice([2, 3, 5, 7])
+    quadratic, real = rng.choice([(f"(x^2 + {c})", []), (f"(x^2 - {c})", [-c**0.5, c**0.5])])
+    product = "*".join([*(f"(x - ({r}))" for r in roots), quadratic])
+    solution = solve(f"{eqsat.expand(product)} = 0", "x")
+    found = [float(reference(s["x"], {}, 30)) for s in solution.solutions]
+    assert found == sorted(found)
+    assert found == pytest.approx(sorted({*map(float, roots), *real}))
+    assert solution.method == "factored" and not solution.conditions
+
+
+@pytest.mark.parametrize(("equation", "answer"), [
+    ("x^3 = 8", "x = 2"),
+    ("x^3 = 2", "x = 2^(1/3)"),
+    ("x^3 + 2 = 0", "x = -2^(1/3)"),
+    ("x^4 = 5", "x = -5^(1/4) or x = 5^(1/4)"),
+    ("2*x^6 = 128", "x = -2 or x = 2"),
+    ("x^5 - x = 0", "x = -1 or x = 0 or x = 1"),
+    ("x^3 - (a + b + c)*x^2 + (a*b + a*c + b*c)*x - a*b*c = 0", "x = c or x = b or x = a"),
+])
+def test_higher_degrees_by_factors_and_real_nth_roots(equation: str, answer: str) -> None:
+    assert str(solve(equation, "x")) == answer
+
+
+def test_a_binomial_of_even_degree_may_have_no_real_root() -> None:
+    solution = solve("x^4 + 5 = 0", "x")
+    assert solution.kind == "none" and "no factor has a real root" in solution.reason
+
+
+def test_a_factor_free_of_the_unknown_is_a_case() -> None:
+    solution = solve("a*x^3 - a = 0", "x")
+    assert str(solution.solutions[0]["x"]) == "1"
+    assert [str(c) for c in solution.conditions] == ["a != 0"]
+    assert solution.cases[0].solution is not None
+    assert solution.cases[0].solution.kind == "infinite"

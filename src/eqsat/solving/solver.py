@@ -3,7 +3,7 @@ unknowns and by the [solve] rules otherwise; every answer checked by substitutio
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -87,8 +87,9 @@ def _residuals(problem: Problem) -> tuple[Ring, list[Poly]]:
 
 
 def _polynomial(problem: Problem, depth: int) -> Solution:
-    """Linear systems by elimination; one quadratic in one unknown by its formula; where the
-    equations' opaque parameters (sqrt(a), 1/b, log(3 - 4)) are defined."""
+    """Linear systems by elimination; one quadratic in one unknown by its formula, one of
+    higher degree by its factors; where the equations' opaque parameters (sqrt(a), 1/b,
+    log(3 - 4)) are defined."""
     ring, residuals = _residuals(problem)
     opaque = [v for v in ring.variables[ring.unknown_count:] if not v.is_symbol]
     for atom in opaque:
@@ -111,8 +112,62 @@ def _by_degree(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) 
     if len(problem.unknowns) == 1 and len(residuals) == 1:
         if degrees[0] == 2:
             return _quadratic(problem, ring, residuals[0], depth)
-        raise NotPolynomial(f"degree {degrees[0]} in {problem.unknowns[0]}")
+        return _factored(problem, ring, residuals[0], depth)
     raise NotPolynomial("a nonlinear system")
+
+
+def _factored(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solution:
+    """A polynomial of degree 3 or more in one unknown: the roots of each of its irreducible
+    factors over the rationals, each of degree 1 or 2 in the unknown or a binomial
+    a*x^n + b of numbers, where a factor free of the unknown is nonzero (split as _split
+    does). NotPolynomial where a factor of higher degree remains, or a factor's roots hold
+    only under conditions (they are not one answer for the product)."""
+    unknown = problem.unknowns[0]
+    factors = polynomial_factors(ring.to_expr(residual))
+    if factors is None:
+        raise NotPolynomial(f"a polynomial in {unknown} too large to factor")
+    free, candidates = Poly.constant(1), list[Mapping[str, Expr]]()
+    for factor, _ in factors:
+        poly = ring.to_poly(factor)
+        degree = poly.degree(0)
+        if degree == 0:
+            free = free * poly
+            continue
+        if degree > 2:
+            roots = _binomial_roots(problem, poly, factor)
+            candidates += [{problem.names[0]: root} for root in roots]
+            continue
+        part = _by_degree(problem.with_equation(make("equation", factor, number(0))), ring,
+                          [poly], depth)
+        if part.conditions or part.cases or part.kind == SolutionKind.INFINITE:
+            raise NotPolynomial(f"the roots of {factor} hold under conditions")
+        candidates += part.solutions
+    kept, discarded = check_candidates(problem.equations, problem.unknowns, candidates)
+    if not any(k[problem.names[0]].free_symbols() for k in kept):  # numbers: from the least
+        kept.sort(key=lambda k: reference(k[problem.names[0]], {}, CHECK_DIGITS) or 0)
+    kind = SolutionKind.NONE if not kept else \
+        SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
+    solution = Solution(kind, problem.names, tuple(kept), discarded=tuple(discarded),
+                        method="factored", reason="" if kept else "no factor has a real root")
+    if free.constant_value() is None:  # a*(x^3 - 1) = 0: every x where a = 0
+        return _split(problem, depth, ring, free, solution)
+    return solution
+
+
+def _binomial_roots(problem: Problem, poly: Poly, factor: Expr) -> list[Expr]:
+    """The real roots of a*x^n + b with numbers a and b (n odd: one; n even: two where
+    -b/a > 0, else none), each x = +-(-b/a)^(1/n); NotPolynomial for any other factor."""
+    degree = poly.degree(0)
+    lead, constant = (poly.coefficient(0, k).constant_value() for k in (degree, 0))
+    if lead is None or constant is None or \
+            not (poly - poly.coefficient(0, degree) * Poly.variable(0, degree)
+                 - poly.coefficient(0, 0)).is_zero():
+        raise NotPolynomial(f"{factor} is of degree {degree} in {problem.unknowns[0]}")
+    value = -constant / lead
+    magnitude = make("pow", number(abs(value)), number(Fraction(1, degree)))
+    if degree % 2:
+        return [magnitude if value > 0 else make("neg", magnitude)]
+    return [magnitude, make("neg", magnitude)] if value > 0 else []
 
 
 def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> Solution:
