@@ -14,8 +14,10 @@ larger than SymPy's (count_ops).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -80,7 +82,17 @@ def _eqsat_call(case: dict[str, Any]) -> Callable[[], Any]:
     if kind == "apart":
         return lambda: eqsat.apart(parsed, case.get("var"))
     verb = getattr(eqsat, kind)
-    return lambda: verb(parsed)
+    options = _options(case, verb)
+    return lambda: verb(parsed, **options)
+
+
+def _options(case: dict[str, Any], verb: Callable[..., Any]) -> dict[str, Any]:
+    """The keywords of the case's SymPy call that eqsat's verb takes too (frac=True,
+    extension=sqrt(2)): True and False as such, other values as their text."""
+    accepted = inspect.signature(verb).parameters
+    found = re.findall(r"(\w+)=(\{[^}]*\}|[^,)]+)", case.get("sympy_call", ""))
+    return {key: {"True": True, "False": False}.get(value, value.strip("{}"))
+            for key, value in found if key in accepted}
 
 
 def _right(case: dict[str, Any], ours: eqsat.Expr, theirs: Any) -> bool:

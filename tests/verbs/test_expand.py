@@ -13,8 +13,12 @@ from eqsat import EqsatError, LimitError
 from eqsat.term.reference import reference
 from tests.conftest import corpus
 
+# each SymPy call in scope, and eqsat's options that make it
+CALLS: dict[object, dict[str, bool]] = {
+    None: {}, "expand(expr, log=False)": {"log": False}, "expand(expr, frac=True)": {"frac": True},
+    "expand(expr, numer=True)": {"numer": True}}
 IN_SCOPE = [case for case in corpus("sympy_verbs.jsonl", "expand")
-            if case.get("sympy_call") in (None, "expand(expr, log=False)")]
+            if case.get("sympy_call") in CALLS]
 # where SymPy's form is not equal to the input at every point where the input is defined, in
 # eqsat's real semantics: x^(a + b) as x^a*x^b is undefined at x < 0 with a = b = 1/2 (where
 # x^1 is defined), and log(z^c) as c*log(z) is undefined at z < 0 with c = 2
@@ -47,7 +51,7 @@ def _equal_where_defined(given: eqsat.Expr, found: eqsat.Expr, rng: random.Rando
 def test_sympys_cases(case: dict[str, object]) -> None:
     assume = case.get("assumptions") or None
     given = eqsat.to_expr(str(case["input"]).replace("**", "^"), assume)  # type: ignore[arg-type]
-    found = eqsat.expand(given)
+    found = eqsat.expand(given, **CALLS[case.get("sympy_call")])
     assert _equal_where_defined(given, found, random.Random(3), negative=False)
     if case["input"] in KEPT_WHOLE:
         assert found == given
@@ -91,6 +95,24 @@ def test_options() -> None:
     assert str(eqsat.expand("2^(a + b)", power=False)) == "2^(a + b)"
     assert str(eqsat.expand("log(x*y)", log=False, assume={"x": "positive", "y": "positive"})) \
         == "log(x*y)"
+
+
+def test_one_fraction_multiplied_out_above_below_or_both() -> None:
+    given = "(x + y)*y/x/(x + 1)"
+    assert str(eqsat.expand(given, frac=True)) == "(y^2 + y*x)/(x^2 + x)"
+    assert str(eqsat.expand(given, numer=True)) == "(y^2 + y*x)/(x*(x + 1))"
+    assert str(eqsat.expand(given, denom=True)) == "y*(y + x)/(x^2 + x)"
+    assert str(eqsat.expand("(x^2 - 1)/(x - 1) + sin((x + 1)^2)", frac=True)) == \
+        "sin(x^2 + 2*x + 1) + x + 1"  # in lowest terms, arguments multiplied out
+    rng = random.Random(11)
+    for _ in range(60):
+        term = eqsat.to_expr(_random_term(rng, 3), {"p": "positive"})
+        for option in ("frac", "numer", "denom"):
+            try:
+                found = eqsat.expand(term, **{option: True})
+            except (LimitError, EqsatError):
+                continue
+            assert _equal_where_defined(term, found, rng), (option, str(term), str(found))
 
 
 def _random_term(rng: random.Random, depth: int) -> str:

@@ -17,18 +17,28 @@ from .derivatives import variable_in
 
 
 def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool = True,
+           frac: bool = False, numer: bool = False, denom: bool = False,
            assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
     """expr with its products and integer powers of sums multiplied out, as SymPy's expand:
     expand("(x + 1)^2") is x^2 + 2*x + 1, expand("(x + y)^(3/2)") is x*sqrt(x + y) +
     y*sqrt(x + y), a quotient's numerator is spread over its denominator, and that
     denominator multiplied out. deep: inside function arguments too. Where the assumptions
     prove a base positive (assume={"x": "positive"}), power: 2^(a + b) is 2^a*2^b and
-    (2*y)^z is 2^z*y^z; log: log(x*y) is log(x) + log(y) and log(x^3) is 3*log(x). Equal to
-    expr wherever expr is defined; a LimitError past 10,000 terms."""
+    (2*y)^z is 2^z*y^z; log: log(x*y) is log(x) + log(y) and log(x^3) is 3*log(x). frac: the
+    result as one fraction in lowest terms, numerator and denominator multiplied out
+    (expand("(x + y)*y/x/(x + 1)", frac=True) is (x*y + y^2)/(x^2 + x)); numer or denom:
+    only that one multiplied out, the other factored. Equal to expr wherever expr is
+    defined; a LimitError past 10,000 terms."""
     parsed = to_expr(expr, assume)
     if is_tensor(parsed):
         raise EqsatError(f"expand takes a scalar expression, not {parsed}")
-    return display_order(expansion.expand(parsed, deep=deep, power=power, log=log))
+    expanded = expansion.expand(parsed, deep=deep, power=power, log=log)
+    if not (frac or numer or denom):
+        return display_order(expanded)
+    found = as_fraction(expanded, factored=(not (frac or numer), not (frac or denom)))
+    if found is None:
+        raise EqsatError(f"expand: {parsed} is too large for the normal forms")
+    return display_order(found)
 
 
 def apart(expr: ExprInput, x: Variable | None = None, *,
