@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..algebra import expansion, partial_fractions
+from ..algebra.exponentials import as_exponentials, as_powers
 from ..algebra.normal import as_fraction, is_rational_node
 from ..errors import EqsatError
 from ..extract.order import display_order
@@ -97,7 +98,7 @@ def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
             return make(node.op, *args) if node.args else node
         return make(node.op, *(as_fraction(a, factored=factored) or a for a in args))
 
-    found = as_fraction(rebuild(parsed, inside), factored=factored)
+    found = as_fraction(as_powers(rebuild(parsed, inside)), factored=factored)
     if found is None:
         raise EqsatError(f"{verb}: {parsed} is too large for the normal forms")
-    return display_order(found)
+    return display_order(as_exponentials(found))

@@ -1,0 +1,89 @@
+"""Exponentials of multiples of one term as powers of one exponential, and back: exp(2*x)
+and exp(3*x) as exp(x)^2 and exp(x)^3, so that the rational normal forms see their relation."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..term.expr import Expr, make, number
+from ..term.walks import postorder, rebuild
+
+
+def as_powers(root: Expr) -> Expr:
+    """root with each exp(c*u) (c a rational number, u not a number) written exp(g*u)^(c/g),
+    g the greatest common divisor of the multiples c of the same u met in root, wherever two
+    differ: 1/exp(2*x) + 1/exp(3*x) as 1/exp(x)^2 + 1/exp(x)^3. exp(k*v) = exp(v)^k for every
+    integer k and real v."""
+    multiples: dict[Expr, set[Fraction]] = {}
+    for node in postorder(root):
+        if node.op == "exp" and (found := _multiple(node.args[0])) is not None:
+            multiples.setdefault(found[1], set()).add(found[0])
+    units = {term: _divisor(found) for term, found in multiples.items() if len(found) > 1}
+    if not units:
+        return root
+
+    def build(node: Expr, args: list[Expr]) -> Expr:
+        made = make(node.op, *args) if node.args else node
+        if node.op != "exp" or (before := _multiple(node.args[0])) is None or \
+                before[1] not in units:
+            return made
+        after = _multiple(args[0])
+        assert after is not None  # the same multiple, its term rebuilt
+        unit = units[before[1]]
+        power = make("exp", _times(unit, after[1]))
+        return power if after[0] == unit else make("pow", power, number(after[0] / unit))
+
+    return rebuild(root, build)
+
+
+def as_exponentials(root: Expr) -> Expr:
+    """root with each exp(v)^k (k an integer) written exp(k*v): as_powers undone."""
+    def build(node: Expr, args: list[Expr]) -> Expr:
+        made = make(node.op, *args) if node.args else node
+        if made.op != "pow" or made.args[0].op != "exp" or not made.args[1].is_number or \
+                made.args[1].number.denominator != 1:
+            return made
+        inner = made.args[0].args[0]
+        found = _multiple(inner)
+        scale, term = found if found is not None else (Fraction(1), inner)
+        return make("exp", _times(scale * made.args[1].number, term))
+
+    return rebuild(root, build)
+
+
+def _multiple(argument: Expr) -> tuple[Fraction, Expr] | None:
+    """(c, u) with argument = c*u, c a rational number and u not a number; None for a
+    number (exp(3) is its own atom)."""
+    if argument.is_number:
+        return None
+    scale, term = Fraction(1), argument
+    while True:
+        if term.op == "neg":
+            scale, term = -scale, term.args[0]
+        elif term.op == "mul" and term.args[0].is_number:
+            scale, term = scale * term.args[0].number, term.args[1]
+        elif term.op == "mul" and term.args[1].is_number:
+            scale, term = scale * term.args[1].number, term.args[0]
+        elif term.op == "div" and term.args[1].is_number and term.args[1].number != 0:
+            scale, term = scale / term.args[1].number, term.args[0]
+        else:
+            break
+    return None if scale == 0 or term.is_number else (scale, term)
+
+
+def _divisor(values: set[Fraction]) -> Fraction:
+    """The greatest rational dividing each value an integer number of times."""
+    return Fraction(math.gcd(*(v.numerator for v in values)),
+                    math.lcm(*(v.denominator for v in values)))
+
+
+def _times(scale: Fraction, term: Expr) -> Expr:
+    """scale*term as written by hand: x, -x, 3*x, x/2, 3*x/2."""
+    if scale.denominator != 1:
+        return make("div", _times(Fraction(scale.numerator), term), number(scale.denominator))
+    if scale == 1:
+        return term
+    if scale == -1:
+        return make("neg", term)
+    return make("mul", number(scale), term)

@@ -1,0 +1,47 @@
+"""Exponentials of multiples of one term as powers of one exponential, and back."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import eqsat
+from eqsat.algebra.exponentials import as_exponentials, as_powers
+from eqsat.term.reference import reference
+
+
+@pytest.mark.parametrize(("text", "powers"), [
+    ("1/exp(2*x) + 1/(x*exp(3*x))", "1/exp(x)^2 + 1/(x*exp(x)^3)"),
+    ("exp(x/2) + exp(x)", "exp(x/2) + exp(x/2)^2"),
+    ("exp(-x) - exp(4*x)", "exp(x)^(-1) - exp(x)^4"),
+    ("exp(6*y) + exp(-4*y)", "exp(2*y)^3 + exp(2*y)^(-2)"),
+    ("exp(2*x) + exp(3)", "exp(2*x) + exp(3)"),  # one multiple of x: nothing to relate
+    ("exp(2*x) + exp(2*y)", "exp(2*x) + exp(2*y)"),
+])
+def test_multiples_of_one_term_become_powers_of_one_exponential(text: str, powers: str) -> None:
+    found = as_powers(eqsat.parse(text))
+    assert str(found) == powers
+    assert str(as_exponentials(found)) == text  # and back
+
+
+def test_both_ways_keep_the_value() -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        terms = [f"{rng.choice(['', '-'])}exp({rng.choice([1, 2, 3, '1/2', '3/2', -2])}*"
+                 f"{rng.choice(['x', 'y', '(x + y)'])})" for _ in range(rng.randint(2, 4))]
+        given = eqsat.parse(" + ".join(terms))
+        point = {"x": rng.uniform(-2, 2), "y": rng.uniform(-2, 2)}
+        expected = reference(given, point, 40)
+        for found in (as_powers(given), as_exponentials(as_powers(given))):
+            assert abs(reference(found, point, 40) - expected) <= 1e-30 * max(1, abs(expected))
+
+
+@pytest.mark.parametrize(("verb", "text", "answer"), [
+    (eqsat.together, "1/exp(2*x) + 1/(x*exp(3*x))", "(exp(x)*x + 1)/(x*exp(3*x))"),
+    (eqsat.cancel, "(exp(4*x) - 1)/(exp(2*x) - 1)", "exp(2*x) + 1"),
+    (eqsat.factor, "exp(x/2) + exp(x)", "exp(x/2)*(exp(x/2) + 1)"),
+    (eqsat.together, "exp(-x) + exp(x)", "(exp(2*x) + 1)/exp(x)"),
+])
+def test_the_fraction_verbs_see_the_relation(verb: object, text: str, answer: str) -> None:
+    assert str(verb(text)) == answer  # type: ignore[operator]
