@@ -90,7 +90,7 @@ def _options(case: dict[str, Any], verb: Callable[..., Any]) -> dict[str, Any]:
     """The keywords of the case's SymPy call that eqsat's verb takes too (frac=True,
     extension=sqrt(2)): True and False as such, other values as their text."""
     accepted = inspect.signature(verb).parameters
-    found = re.findall(r"(\w+)=(\{[^}]*\}|[^,)]+)", case.get("sympy_call", ""))
+    found = re.findall(r"(\w+)=(\{[^}]*\}|\w+\([^()]*\)|[^,)]+)", case.get("sympy_call", ""))
     return {key: {"True": True, "False": False}.get(value, value.strip("{}"))
             for key, value in found if key in accepted}
 

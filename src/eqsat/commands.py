@@ -328,9 +328,9 @@ def run_eval(args: argparse.Namespace) -> int:
 def run_rational(args: argparse.Namespace) -> int:
     from .verbs.polynomials import cancel, expand, factor, together
 
-    verb = {"expand": expand, "factor": factor, "cancel": cancel,
-            "together": together}[args.command]
-    print(verb(args.expression))
+    verbs: dict[str, Callable[[str], object]] = {"expand": expand, "factor": factor,
+                                                 "cancel": cancel, "together": together}
+    print(verbs[args.command](args.expression))
     return 0
 
 

@@ -13,18 +13,24 @@ from eqsat import EqsatError
 from eqsat.term.reference import reference
 from tests.conftest import corpus
 
+# each SymPy call in scope, and eqsat's options that make it (greedy=False: SymPy's cancel
+# over the square roots in the input, as eqsat's is by default)
+CALLS: dict[object, dict[str, object]] = {
+    None: {}, "factor(expr, extension=sqrt(2))": {"extension": "sqrt(2)"},
+    "factor(expr, extension=True)": {"extension": True},
+    "cancel(expr, extension=True)": {"extension": True}, "cancel(expr, greedy=False)": {}}
 IN_SCOPE = [case for case in corpus("sympy_verbs.jsonl")
-            if case["kind"] in ("factor", "cancel", "together") and not case.get("sympy_call")
-            and not case.get("assumptions")]
+            if case["kind"] in ("factor", "cancel", "together")
+            and case.get("sympy_call") in CALLS and not case.get("assumptions")]
 # factor's cases where SymPy also splits a root or a large power of a product (sqrt(3)*
 # sqrt(x**2 + 1), (x - y)**200000*(x + y)**200000): eqsat keeps sqrt(3*(x^2 + 1)), and
 # ((x - y)*(x + y))^200000 is not distributed either
 # together's where SymPy keeps a numerator as built ((1 + x*(1 + x))) or leaves negative
 # powers outside a fraction (y**(-2)*x**(-2)*(1 + x*y)); eqsat expands the numerator and
-# writes one fraction; and where exp(2*x) and exp(3*x) are one atom's powers to SymPy
+# writes one fraction
 KEPT_WHOLE = {"sqrt(3*x**2 + 3)", "(x**2 - y**2)**200000*(x**7 + 1)"}
 WRITTEN_OTHERWISE = {"1 + 1/(x*(1 + x))", "1/(x*y) + 1/(x*y)**2", "1/(x*y) + 1/(x*y)**4",
-                     "1/(x**7*y) + 1/(x*y)**4", "1/exp(2*x) + 1/(x*exp(3*x))"}
+                     "1/(x**7*y) + 1/(x*y)**4"}
 
 
 def _equal_at_points(first: eqsat.Expr, second: eqsat.Expr) -> bool:
@@ -51,7 +57,7 @@ def test_sympys_cases(case: dict[str, object]) -> None:
     verb = {"factor": eqsat.factor, "cancel": eqsat.cancel,
             "together": eqsat.together}[str(case["kind"])]
     given = eqsat.parse(str(case["input"]).replace("**", "^"))
-    found = verb(given)
+    found = verb(given, **CALLS[case.get("sympy_call")])  # type: ignore[operator]
     assert _equal_at_points(given, found)
     if case["input"] not in KEPT_WHOLE | WRITTEN_OTHERWISE:
         ours = str(found).replace("^", "**")
@@ -76,6 +82,34 @@ def test_the_corpus_cases_are_there() -> None:
 ])
 def test_forms(verb: object, text: str, answer: str) -> None:
     assert str(verb(text)) == answer  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("verb", "text", "options", "answer"), [
+    (eqsat.factor, "(x^2 + 2*sqrt(2)*x + 2)^3", {}, "(x + sqrt(2))^6"),
+    (eqsat.factor, "1/(x^2 - 2*sqrt(3)*x + 3)", {}, "1/(x - sqrt(3))^2"),
+    (eqsat.factor, "x^2 - 2", {}, "x^2 - 2"),  # no root in it: over the rationals
+    (eqsat.factor, "x^2 - 2", {"extension": "sqrt(2)"}, "(x + sqrt(2))*(x - sqrt(2))"),
+    (eqsat.factor, "x^4 + 1", {"extension": ["sqrt(2)"]},
+     "(x^2 + 1 + x*sqrt(2))*(x^2 + 1 - x*sqrt(2))"),
+    (eqsat.factor, "x^2 + 2*sqrt(2)*x + 2", {"extension": False}, "x^2 + 2*x*sqrt(2) + 2"),
+    (eqsat.cancel, "(x^2 - 2)/(x - sqrt(2))", {}, "x + sqrt(2)"),
+    (eqsat.cancel, "(x^2 - 2)/(x - sqrt(2))", {"extension": False}, "(x^2 - 2)/(x - sqrt(2))"),
+])
+def test_square_roots_of_numbers_are_adjoined(verb: object, text: str,
+                                              options: dict[str, object], answer: str) -> None:
+    found = verb(text, **options)  # type: ignore[operator]
+    assert str(found) == answer
+    assert _equal_at_points(eqsat.parse(text), found)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"extension": "y"}, "an extension is an algebraic number, not y"),
+    ({"extension": True}, "at most 3 square roots of numbers"),
+])
+def test_an_extension_out_of_reach_is_one_clear_error(options: dict[str, object],
+                                                      message: str) -> None:
+    with pytest.raises(EqsatError, match=message):
+        eqsat.factor("sin(x)^2 - 2*sqrt(2)", **options)  # type: ignore[arg-type]
 
 
 def test_tensors_are_refused() -> None:

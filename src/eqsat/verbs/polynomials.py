@@ -3,18 +3,25 @@ as one fraction in lowest terms or as partial fractions (FLINT)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
 from ..algebra.normal import as_fraction, is_rational_node
 from ..errors import EqsatError
+from ..extract import CostModel
 from ..extract.order import display_order
-from ..term.expr import Expr, make
+from ..term.expr import Expr, make, number
 from ..term.inputs import ExprInput, Variable, to_expr
 from ..term.shape import is_tensor
-from ..term.walks import rebuild
+from ..term.walks import postorder, rebuild
 from .derivatives import variable_in
+
+# square roots of numbers factor and cancel adjoin (SymPy's algebraic fields): bounded, as
+# factoring over an extension grows quickly with both
+MAX_EXTENSION_ROOTS = 3
+MAX_EXTENSION_NODES = 2_000
+Extension = ExprInput | Sequence[ExprInput] | bool | None
 
 
 def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool = True,
@@ -64,21 +71,30 @@ def apart(expr: ExprInput, x: Variable | None = None, *,
     return display_order(partial_fractions.apart(parsed, variable))
 
 
-def factor(expr: ExprInput, *, assume: Mapping[str, str | Iterable[str]] | None = None,
-           ) -> Expr:
+def factor(expr: ExprInput, *, extension: Extension = None,
+           assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
     """expr as one fraction whose numerator and denominator are each a rational number times
     irreducible polynomials over the rationals, multivariate; symbols and non-rational
     subterms (sin(x), sqrt(y)) are its variables, and their arguments are factored too:
-    factor("x^2 - 1") is (x - 1)*(x + 1), factor("1/x + 1/y") is (x + y)/(x*y)."""
-    return _written(to_expr(expr, assume), (True, True), "factor")
+    factor("x^2 - 1") is (x - 1)*(x + 1), factor("1/x + 1/y") is (x + y)/(x*y). Where expr
+    is a polynomial or rational function with square roots of numbers in its coefficients,
+    over the rationals and those roots where that is smaller: factor("x^2 + 2*sqrt(2)*x + 2")
+    is (x + sqrt(2))^2. extension: False for the rationals alone; True, or algebraic numbers
+    to adjoin (SymPy's extension=, "sqrt(2)" or a list), for that field whatever the size."""
+    parsed = to_expr(expr, assume)
+    return _over_extension(parsed, _written(parsed, (True, True), "factor"), extension,
+                           "factor")
 
 
-def cancel(expr: ExprInput, *, assume: Mapping[str, str | Iterable[str]] | None = None,
-           ) -> Expr:
+def cancel(expr: ExprInput, *, extension: Extension = None,
+           assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
     """expr as one fraction in lowest terms, numerator and denominator expanded with integer
     coefficients (function arguments too): cancel("(x^2 - 1)/(x - 1)") is x + 1. Equal to
-    expr wherever expr is defined."""
-    return _written(to_expr(expr, assume), (False, False), "cancel")
+    expr wherever expr is defined. Square roots of numbers in the coefficients, and
+    extension, as for factor: cancel("(x^2 - 2)/(x - sqrt(2))") is x + sqrt(2)."""
+    parsed = to_expr(expr, assume)
+    return _over_extension(parsed, _written(parsed, (False, False), "cancel"), extension,
+                           "cancel")
 
 
 def together(expr: ExprInput, *, assume: Mapping[str, str | Iterable[str]] | None = None,
@@ -102,3 +118,50 @@ def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
     if found is None:
         raise EqsatError(f"{verb}: {parsed} is too large for the normal forms")
     return display_order(as_exponentials(found))
+
+
+def _over_extension(parsed: Expr, rational: Expr, extension: Extension, verb: str) -> Expr:
+    """factor's or cancel's result over the rationals and the square roots of numbers in
+    parsed (and any extension given), by SymPy's algebraic number fields, where parsed is a
+    rational function of symbols and such roots: taken where it is smaller than the result
+    over the rationals (rational), or always where an extension is asked for."""
+    if extension is False:
+        return rational
+    asked = extension is not None
+    listed: Sequence[ExprInput] = [] if extension is None or extension is True else \
+        extension if isinstance(extension, (list, tuple)) else [extension]  # type: ignore[list-item]
+    given = [to_expr(e) for e in listed]
+    if any(g.free_symbols() for g in given):
+        raise EqsatError(f"{verb}: an extension is an algebraic number, not "
+                         f"{next(g for g in given if g.free_symbols())}")
+    nodes = postorder(parsed)
+    roots = [n for n in nodes if _root_of_number(n)]
+    if not (roots or given) or len(nodes) > MAX_EXTENSION_NODES or \
+            len(roots) + len(given) > MAX_EXTENSION_ROOTS or \
+            not all(is_rational_node(n) or _root_of_number(n) or n.is_number for n in nodes):
+        if asked and (roots or given):
+            raise EqsatError(f"{verb}: over an extension takes a rational function of symbols "
+                             f"and at most {MAX_EXTENSION_ROOTS} square roots of numbers, of "
+                             f"at most {MAX_EXTENSION_NODES} nodes")
+        return rational
+    import sympy
+
+    from ..term.sympy_bridge import from_sympy, to_sympy
+
+    field = [to_sympy(n) for n in dict.fromkeys([*roots, *given])]
+    top, bottom = (from_sympy(part) for part in
+                   sympy.fraction(getattr(sympy, verb)(to_sympy(parsed), extension=field)))
+    if verb == "cancel":  # each expanded as the rational forms are written
+        top, bottom = (as_fraction(part, factored=(False, False)) or part
+                       for part in (top, bottom))
+    found = display_order(top if bottom == number(1) else make("div", top, bottom))
+    cost = CostModel().tree_cost
+    return found if asked or cost(found) < cost(rational) else rational
+
+
+def _root_of_number(node: Expr) -> bool:
+    """sqrt(c) or c^(p/q) with c a positive rational number and q > 1."""
+    if node.op == "sqrt":
+        return node.args[0].is_number and node.args[0].number > 0
+    return node.op == "pow" and node.args[0].is_number and node.args[0].number > 0 and \
+        node.args[1].is_number and node.args[1].number.denominator > 1
