@@ -197,6 +197,19 @@ def as_fraction(root: Expr, *, factored: tuple[bool, bool]) -> Expr | None:
     for each) as its content times its irreducible factors. None where root is not a rational
     function of them (a tensor, or beyond the normal forms' limits). Equal to root wherever
     root is defined (cancelling a common factor only removes points where it is not)."""
+    found = fraction_polynomials(root)
+    if found is None:
+        return None
+    num, den, atoms = found
+    top, bottom = ((factored_form if chosen else expanded_form)(poly, atoms)
+                   for chosen, poly in zip(factored, (num, den), strict=True))
+    return top if bottom.is_number and bottom.number == 1 else make("div", top, bottom)
+
+
+def fraction_polynomials(root: Expr) -> tuple[fmpq_mpoly, fmpq_mpoly, list[Expr]] | None:
+    """root as num/den in lowest terms, polynomials with integer coefficients in its atoms
+    (its symbols and non-rational subterms, the list gives them in the polynomials' order);
+    None where root is not a rational function of them."""
     folded = rebuild(root, _fold_numbers)
     # y^35 a power of y where its terms stay bounded, else an atom as in the normal forms
     fraction = _whole_fraction(folded, partial(is_rational_node, max_power=MAX_WHOLE_POWER)) \
@@ -204,9 +217,7 @@ def as_fraction(root: Expr, *, factored: tuple[bool, bool]) -> Expr | None:
     if fraction is None:
         return None
     num, den = _integral(fraction.num, fraction.den)
-    top, bottom = ((factored_form if chosen else expanded_form)(poly, fraction.atoms)
-                   for chosen, poly in zip(factored, (num, den), strict=True))
-    return top if bottom.is_number and bottom.number == 1 else make("div", top, bottom)
+    return num, den, fraction.atoms
 
 
 def _whole_fraction(root: Expr, rational: Callable[[Expr], bool]) -> _Fraction | None:

@@ -1,18 +1,23 @@
 """Partial fractions in one variable over the rationals (python-flint): a polynomial part and,
 for each irreducible factor p of the denominator to the power e, numerators of p, p^2, ...,
-p^e of lower degree than p; other symbols may appear in the numerator and as a factor of
-the denominator free of the variable."""
+p^e of lower degree than p; other symbols may appear in the numerator, as a factor of the
+denominator free of the variable, and in the one factor of a denominator with one."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from flint import fmpq, fmpq_poly
 
 from ..errors import EqsatError
 from ..term.expr import Expr, make, number
 from .expansion import Expander, Monomial, Terms
-from .normal import as_fraction
+from .normal import as_fraction, fraction_polynomials
+from .polynomials import expanded_form
+
+if TYPE_CHECKING:
+    from flint import fmpq_mpoly
 
 Grouped = dict[Monomial, fmpq_poly]  # each monomial of the other symbols with its poly in x
 
@@ -20,14 +25,18 @@ Grouped = dict[Monomial, fmpq_poly]  # each monomial of the other symbols with i
 def apart(root: Expr, variable: Expr) -> Expr:
     """root as a sum of a polynomial in the variable and proper fractions over powers of the
     irreducible factors of its denominator; an EqsatError where it is not a rational function
-    of the variable, or where the denominator's coefficients in it depend on other symbols."""
+    of the variable, or where the denominator's coefficients in it depend on other symbols and
+    the partial fractions would divide by a polynomial in them (see _over_one_factor)."""
     fraction = as_fraction(root, factored=(False, False))
     if fraction is None:
         raise EqsatError(f"apart: {root} is too large for the normal forms")
     top, bottom = fraction.args if fraction.op == "div" else (fraction, number(1))
     expander = Expander(deep=False, power=False, log=False)
     numerators = _grouped(expander.terms(top), variable, root)
-    content, denominator = _content(_grouped(expander.terms(bottom), variable, root), variable)
+    rational = _content(_grouped(expander.terms(bottom), variable, root))
+    if rational is None:
+        return _over_one_factor(root, variable)
+    content, denominator = rational
     whole: dict[int, Expr] = {}  # each power of the variable with its coefficient
     proper: dict[tuple[str, int], Expr] = {}  # each (factor, power) with its numerator
     factors: dict[str, fmpq_poly] = {}  # each factor by its text (a poly is not hashable)
@@ -46,6 +55,10 @@ def apart(root: Expr, variable: Expr) -> Expr:
         _poly(factors[factor], variable), power))))
         for (factor, power), part in sorted(proper.items(), key=lambda item: (
             factors[item[0][0]].degree(), item[0][0], item[0][1]))]
+    return _summed(terms)
+
+
+def _summed(terms: list[Expr]) -> Expr:
     total = terms[0] if terms else number(0)
     for term in terms[1:]:  # a - 1/x, not a + (-1/x)
         negative = str(term).startswith("-")
@@ -82,9 +95,9 @@ def _grouped(terms: Terms, variable: Expr, root: Expr) -> Grouped:
             for monomial, by_degree in found.items()}
 
 
-def _content(grouped: Grouped, variable: Expr) -> tuple[Expr, fmpq_poly]:
+def _content(grouped: Grouped) -> tuple[Expr, fmpq_poly] | None:
     """The denominator as (a factor free of the variable) * (a poly in it over the
-    rationals), or an EqsatError where it is not one."""
+    rationals), or None where it is not one."""
     polys = list(grouped.values())
     first = polys[0]
     lead = first.coeffs()[-1]
@@ -93,11 +106,96 @@ def _content(grouped: Grouped, variable: Expr) -> tuple[Expr, fmpq_poly]:
     for monomial, poly in grouped.items():
         scale = poly.coeffs()[-1]
         if poly != shape * scale:
-            others = sorted({b.name for m in grouped for b, _ in m if b.is_symbol})
-            raise EqsatError(f"apart: the denominator's coefficients in {variable} depend on "
-                             f"{', '.join(others)}; apart works over the rationals")
+            return None
         content = make("add", content, make("mul", _rational(scale), _written(monomial)))
     return content, shape
+
+
+def _over_one_factor(root: Expr, variable: Expr) -> Expr:
+    """Partial fractions where the denominator's coefficients in the variable hold other
+    symbols: sound (equal to root wherever root is defined, for every value of those symbols)
+    only where the denominator is c * p^e, c free of the variable and p one irreducible
+    factor whose leading coefficient in it is a number, so that dividing by p divides by
+    that number alone; (x + y)/(2*x - y) in x is 1/2 + 3*y/(2*(2*x - y)). With two such
+    factors the answer divides by their resultant, which vanishes where they share a root
+    (1/((x + a)*(x + b)) = (1/(x + b) - 1/(x + a))/(a - b), undefined at a = b): an
+    EqsatError saying so, as where p's leading coefficient is not a number and its degree
+    does not exceed the numerator's."""
+    found = fraction_polynomials(root)
+    if found is None:
+        raise EqsatError(f"apart: {root} is too large for the normal forms")
+    num, den, atoms = found
+    at = atoms.index(variable)
+    scale, factors = den.factor()
+    moving = [(factor, power) for factor, power in factors if factor.degrees()[at]]
+    content = scale * _product([factor ** power for factor, power in factors
+                                if not factor.degrees()[at]], num)
+    if len(moving) > 1:
+        first, second = (expanded_form(factor, atoms) for factor, _ in moving[:2])
+        resultant = moving[0][0].resultant(moving[1][0], _name_at(num, at))
+        if resultant.is_constant():
+            raise EqsatError(f"apart: {root} has several factors in {variable} whose "
+                             "coefficients hold other symbols; apart splits over one such "
+                             "factor only")
+        raise EqsatError(f"apart: the partial fractions of {root} in {variable} over {first} "
+                         f"and {second} are undefined where {expanded_form(resultant, atoms)}"
+                         " = 0, where it is defined")
+    factor, power = moving[0]
+    if num.degrees()[at] < factor.degrees()[at]:
+        return _reduced(root)
+    if not _lead(factor, at).is_constant():
+        raise EqsatError(f"apart: the partial fractions of {root} in {variable} divide by "
+                         f"{expanded_form(_lead(factor, at), atoms)}, which may be 0 where "
+                         "it is defined")
+    quotient, share = _divided(num, factor ** power, at)
+    terms = [_reduced(make("div", expanded_form(part, atoms), expanded_form(content, atoms)))
+             for part in _by_power(quotient, at)]
+    for k in range(power, 0, -1):
+        share, digit = _divided(share, factor, at)
+        if not digit.is_zero():
+            terms.append(_reduced(make("div", expanded_form(digit, atoms), make(
+                "mul", expanded_form(content, atoms),
+                _power(expanded_form(factor, atoms), k)))))
+    return _summed(terms)
+
+
+def _name_at(poly: fmpq_mpoly, at: int) -> str:
+    return str(poly.context().names()[at])
+
+
+def _product(polys: list[fmpq_mpoly], like: fmpq_mpoly) -> fmpq_mpoly:
+    total = like.context().constant(1)
+    for poly in polys:
+        total *= poly
+    return total
+
+
+def _lead(poly: fmpq_mpoly, at: int) -> fmpq_mpoly:
+    """poly's coefficient of its highest power of the variable at index at."""
+    degree = poly.degrees()[at]
+    return poly.context().from_dict({
+        tuple(0 if i == at else e for i, e in enumerate(exponents)): coefficient
+        for exponents, coefficient in poly.to_dict().items() if exponents[at] == degree})
+
+
+def _divided(num: fmpq_mpoly, den: fmpq_mpoly, at: int) -> tuple[fmpq_mpoly, fmpq_mpoly]:
+    """(quotient, remainder) of num by den as polynomials in the variable at index at, den's
+    leading coefficient in it a number: the remainder of lower degree in it than den."""
+    gen = num.context().gens()[at]
+    lead, degree = _lead(den, at), den.degrees()[at]
+    quotient = num.context().constant(0)
+    while not num.is_zero() and num.degrees()[at] >= degree:
+        term = _lead(num, at) / lead * gen ** (num.degrees()[at] - degree)
+        quotient, num = quotient + term, num - term * den
+    return quotient, num
+
+
+def _by_power(poly: fmpq_mpoly, at: int) -> list[fmpq_mpoly]:
+    """poly's terms grouped by their power of the variable at index at, highest first."""
+    groups: dict[int, dict[tuple[int, ...], fmpq]] = {}
+    for exponents, coefficient in poly.to_dict().items():
+        groups.setdefault(exponents[at], {})[exponents] = coefficient
+    return [poly.context().from_dict(groups[k]) for k in sorted(groups, reverse=True)]
 
 
 def _proper_parts(numerator: fmpq_poly, denominator: fmpq_poly

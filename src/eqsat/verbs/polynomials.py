@@ -55,8 +55,10 @@ def apart(expr: ExprInput, x: Variable | None = None, *,
     a fraction over each power of each irreducible factor of the denominator, its numerator
     of lower degree than the factor: apart("1/(x^2 - 1)", "x") is 1/(2*(x - 1)) -
     1/(2*(x + 1)). x may be left out where the expression has one symbol. Other symbols may
-    appear in the numerator and in a factor of the denominator free of x; an EqsatError
-    where the denominator's coefficients in x depend on them, or x is inside a function."""
+    appear in the numerator, in a factor of the denominator free of x, and in its one factor
+    in x whose leading coefficient is a number; an EqsatError where the partial fractions
+    would divide by a polynomial in them (1/((x + a)*(x + b)): by a - b), or x is inside a
+    function."""
     parsed = to_expr(expr, assume)
     if is_tensor(parsed):
         raise EqsatError(f"apart takes a scalar expression, not {parsed}")
