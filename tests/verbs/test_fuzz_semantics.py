@@ -66,11 +66,7 @@ def check_stabilize(seed: int) -> None:
 
 def check_diff(seed: int) -> None:
     expr, symbols = random_case(seed)
-    try:
-        derivative = eqsat.diff(expr, symbols[0], limits=FAST)
-    except eqsat.EqsatError as error:  # a power with a varying exponent and base of any sign
-        assert "no derivative rule applies" in str(error)
-        return
+    derivative = eqsat.diff(expr, symbols[0], limits=FAST)
     numeric = make("diff", expr, symbols[0])  # mpmath's numerical differentiation
     assert_equivalent(numeric, derivative, points=4, needed=0, max_magnitude=12)
 

@@ -14,10 +14,13 @@ FOLDED = ("add", "sub", "mul")  # exactly, by their folds in the op table
 
 
 def _negated(term: Expr) -> Expr | None:
-    """-term when term is a negative number or a product whose leftmost factor is one (as
-    (-6*sin(x))*x), else None."""
+    """-term when term is a negative number, a product whose leftmost factor is one (as
+    (-6*sin(x))*x) or a quotient whose numerator is one of these, else None."""
     if term.is_number and term.number < 0:
         return number(-term.number)
+    if term.op == "div":
+        top = _negated(term.args[0])
+        return None if top is None else make("div", top, term.args[1])
     if term.op == "mul":
         left = _negated(term.args[0])
         if left is not None:

@@ -71,14 +71,16 @@ def _constant(rng: random.Random) -> Expr:
 def _instance(rule: Rule, rng: random.Random) -> Rule:
     """For rules about diff(., x): pattern variables become random functions of x, so both
     sides can be evaluated by differentiation. A variable is a constant where a guard says
-    `free of x`, and half the time where it is an exponent: which power rule holds depends
-    on it. (A constant elsewhere is d-const's case; a function's derivative formula may be
-    0/0 where a constant inner function sits on its singular point, e.g. acos(1).)"""
+    `free of x`, and half the time where it is an exponent no guard says `depends on x`:
+    which power rule holds depends on it. (A constant elsewhere is d-const's case; a
+    function's derivative formula may be 0/0 where a constant inner function sits on its
+    singular point, e.g. acos(1).)"""
     differentiated = {n.args[1] for n in postorder(rule.lhs) if n.op == "diff"}
     if not differentiated:
         return rule
     constant = {g.subject for g in rule.guards if g.kind == "free of"}
-    exponents = {n.args[1] for n in postorder(rule.lhs) if n.op == "pow"}
+    varying = {g.subject for g in rule.guards if g.kind == "depends on"}
+    exponents = {n.args[1] for n in postorder(rule.lhs) if n.op == "pow"} - varying
     constant |= {v for v in exponents if rng.random() < 0.5}
     (variable, *_) = sorted(differentiated, key=lambda v: v.name)
     mapping = {v: _constant(rng) if v in constant else smooth_function(rng, variable)
