@@ -44,7 +44,9 @@ MAX_FACTORED_TERMS = 60  # polynomials factored (to offer the factored forms)
 MAX_PART_NODES = 200_000  # a larger rational part is left as written (its atoms still reduced)
 MAX_ATOMS = 2_000  # a part in more atoms than this is left as written (a sum of 15,000 symbols
 # took 1.7 s to reduce, only to pass MAX_TERMS; the benchmarks' 2,127-node sum has 665 atoms)
-MAX_PIECEWISE_NODES = 64  # parts up to this size also try their arguments' best forms
+# parts up to this size with a quotient in them also try their arguments' best forms (a/b +
+# c/d kept apart where one fraction is larger); a polynomial's own forms cover its pieces'
+MAX_PIECEWISE_NODES = 64
 
 
 
@@ -354,10 +356,11 @@ class _Reducer:
 
     def forms(self, part: Expr) -> list[Expr]:
         """The rational part as written (atoms reduced), with its arguments in their best
-        forms (small parts), and its normal forms."""
+        forms (small parts with a quotient), and its normal forms."""
         nodes = postorder(part, into=is_rational_node)  # atoms are its leaves
         found = [_as_written(nodes, part, self.atom_forms)]
-        if len(nodes) <= MAX_PIECEWISE_NODES and part.args:
+        if len(nodes) <= MAX_PIECEWISE_NODES and part.args and \
+                any(node.op == "div" for node in nodes):
             found.append(make(part.op, *map(self.best, part.args)))
         if len(nodes) > MAX_PART_NODES:
             self.complete = False
