@@ -80,7 +80,7 @@ def test_the_corpus_cases_are_there() -> None:
     ("(x + y)/(2*x - y)", "y", "3*x/(2*x - y) - 1"),
     ("x^3/(x + a)^2", "x", "x - 2*a - a^3/(a + x)^2 + 3*a^2/(a + x)"),
     ("1/(a*x + 1)", "x", "1/(a*x + 1)"),  # proper already: no division by a
-    ("y/(b*(x + a))", "x", "y/((x + a)*b)"),
+    ("y/(b*(x + a))", "x", "y/(b*(x + a))"),
 ])
 def test_forms(text: str, variable: str | None, answer: str) -> None:
     assert str(eqsat.apart(text, variable)) == answer

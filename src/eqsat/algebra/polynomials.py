@@ -180,10 +180,16 @@ def sum_form(terms: Terms, atoms: list[Expr]) -> Expr:
 
 
 def factored_form(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
-    """A polynomial as its content times its irreducible factors."""
+    """A polynomial as its content times its irreducible factors: symbols first, then other
+    single atoms, then the rest, each kind in the order of the first atom in it
+    (x*y*exp(x)*(x - 1), not y*x*(x - 1)*exp(x); FLINT's order among the rest)."""
+    def kind(factor: fmpq_mpoly) -> tuple[bool, bool, int]:
+        first = _first_atom(factor)
+        return len(factor) > 1, not atoms[first].is_symbol, first
+
     content, factors = poly.factor()
     found: Expr | None = None
-    for factor, power in factors:
+    for factor, power in sorted(factors, key=lambda pair: kind(pair[0])):
         written = expanded_form(factor, atoms)
         if power > 1:
             written = make("pow", written, number(int(power)))
@@ -194,6 +200,11 @@ def factored_form(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
     if value == -1:
         return make("neg", found)
     return found if value == 1 else make("mul", number(value), found)
+
+
+def _first_atom(poly: fmpq_mpoly) -> int:
+    """The index of the first atom the polynomial has in it."""
+    return min(i for i, degree in enumerate(poly.degrees()) if degree)
 
 
 def term_form(coefficient: Fraction, exponents: tuple[int, ...], atoms: list[Expr]) -> Expr:
