@@ -20,7 +20,6 @@ LIMITS = corpus("sympy_verbs.jsonl", "limit")
 # oscillating term inside a sum (n + sin(n)), and a power t^k with an irrational k (1 - sqrt(E))
 UNDECIDED = {
     ("(1 + x/(n + sin(n)))**n", "oo"),
-    ("(log(E + 1/x) - 1)**(1 - sqrt(E + 1/x))", "oo"),
 }
 
 
@@ -106,6 +105,25 @@ def test_points_sides_and_infinity() -> None:
     assert eqsat.limit("abs(x)*sin(1/x)", "x", 0, "+-") == eqsat.parse("0")
     assert eqsat.limit("atan(x)", "x", eqsat.oo) == eqsat.parse("pi/2")
     assert eqsat.limit("y + 1", "x", 3) == eqsat.parse("y + 1")
+
+
+@pytest.mark.parametrize(("text", "point", "tends"), [
+    # a power with no series (its exponent tends to an irrational number), from its parts
+    ("(log(E + 1/x) - 1)^(1 - sqrt(E + 1/x))", "oo", "oo"),  # 0+ to a negative power
+    ("(log(E + 1/x) - 1)^(sqrt(E + 1/x) - 1)", "oo", "0"),  # 0+ to a positive power
+    ("(2 + x)^(pi + x)", "0", "2^pi"),  # continuous where the base is positive
+])
+def test_a_power_tends_where_its_base_and_exponent_do(text: str, point: str, tends: str) -> None:
+    found = eqsat.limit(text, "x", point)
+    assert found == (eqsat.oo if tends == "oo" else eqsat.simplify(tends))
+    if tends != "oo":
+        near = 1e6 if point == "oo" else 1e-9
+        assert eqsat.evaluate(text, x=near) == pytest.approx(eqsat.evaluate(found), abs=1e-3)
+
+
+def test_a_power_of_a_base_of_unknown_sign_is_undecided() -> None:
+    with pytest.raises(EqsatError, match="cannot decide"):  # (-x)^sqrt(2): undefined near 0+
+        eqsat.limit("(-x)^(sqrt(2) - x)", "x", 0)
 
 
 def test_order_terms_and_infinity_print_parse_and_are_not_values() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+import mpmath
 import sympy
 
 from ..algebra.expander import Expander, factors
@@ -21,6 +22,7 @@ from ..extract.order import display_order
 from ..term import arguments
 from ..term.expr import Expr, as_expr, make, number
 from ..term.inputs import ExprInput, Variable, to_expr
+from ..term.reference import reference
 from ..term.shape import is_tensor
 from ..term.sympy_bridge import from_sympy, to_sympy
 from ..term.walks import has_non_values, sizes
@@ -250,6 +252,9 @@ def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
     except EqsatError as error:
         if _squeezed(expr, variable, point, side):
             return number(0)
+        from_parts = _power_limit(expr, variable, point, side) if expr.op == "pow" else None
+        if from_parts is not None:
+            return from_parts
         raise EqsatError(f"limit: cannot decide where {expr} tends as {variable} -> "
                          f"{_near(point, side)}; {error}") from None
     if isinstance(found, Exponential):  # beyond every power
@@ -282,6 +287,44 @@ def _squeezed(expr: Expr, variable: Expr, point: Any, side: int) -> bool:
     except EqsatError:
         return False
     return tends.is_number and tends.number == 0
+
+
+def _power_limit(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | None:
+    """The limit of b^e from those of b and e where the power has no series (e tends to an
+    irrational number): where b is positive near the point and tends to 0, 0 if e tends to
+    a positive number and oo if to a negative one; B^E where b tends to a positive number B
+    and e to a number E (the power is continuous there); None otherwise."""
+    base, exponent = expr.args
+    try:
+        below, above = (_one_sided(a, variable, point, side) for a in (base, exponent))
+    except EqsatError:
+        return None
+    power = _constant_sign(above)
+    if power is None or power == 0:
+        return None
+    if below.is_number and below.number == 0:
+        try:  # b's sign near the point: its leading coefficient's
+            found = _expanded(base, variable, point, side, 1,
+                              lambda s: isinstance(s, Exponential) or bool(s.coefficients))
+        except EqsatError:
+            return None
+        if sign_of(found) != 1:  # (a negative base to such powers is undefined)
+            return None
+        return number(0) if power > 0 else make("oo")
+    if _constant_sign(below) == 1:
+        return simplify(make("pow", below, above))
+    return None
+
+
+def _constant_sign(value: Expr) -> int | None:
+    """The sign of a constant (a number, or an expression in pi, E, ...) that is clearly
+    not 0 at 50 digits; None for oo, a value with symbols, or one too close to 0."""
+    if value.free_symbols() or has_non_values(value):
+        return None
+    found = reference(value, {}, 50)
+    if found is None or abs(found) < mpmath.mpf(10) ** -30:
+        return None
+    return 1 if found > 0 else -1
 
 
 def _bounded(term: Expr) -> bool:
