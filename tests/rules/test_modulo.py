@@ -72,7 +72,11 @@ SIDES = view_sides(r for r in shipped_rules().rules if r.ruleset == "simplify")
     ("x^(1/2)", False),  # sqrt(x) is cheaper: a rule that keeps the view makes it so
     ("log(x) + y + log(z)", False),  # log-add
     ("tan(x)", False),  # its definition by sin and cos is a rule's left side
-    ("sin(2)", False),  # ... and a constant may fold
+    ("2^3*x", False),  # ... and a constant may fold
+    ("sqrt(8)*x", False),  # ... or lose a square factor
+    ("sqrt(-3)*x", False),  # ... or be undefined (an e-graph may find a contradiction)
+    ("sin(2)", True),  # no fold or rule changes it
+    ("sqrt(5)*x", True),
 ])
 def test_settled_terms(text: str, answer: bool) -> None:
     assert (blockers(eqsat.parse(text), SIDES, CostModel().tree_cost) == []) is answer

@@ -34,12 +34,13 @@ class DirectRules:
 
     @classmethod
     def of(cls, rules: Iterable[Rule], shrinking: bool = True) -> DirectRules:
-        """shrinking=False: the rules that grow a term instead, and have no guard (the
-        expansions an e-graph explores: tan(a) => sin(a)/cos(a), exp(a + b) => ...)."""
+        """shrinking=False: the rules that grow a term instead (the expansions an e-graph
+        explores: tan(a) => sin(a)/cos(a), exp(a + b) => ..., (a*b)^c => a^c*b^c if c is
+        integer)."""
         by_op: dict[str, list[tuple[Rule, View]]] = {}
         for rule in rules:
             left, right = views(rule.lhs)[rule.lhs], views(rule.rhs)[rule.rhs]
-            chosen = rule.shrinks if shrinking else not (rule.shrinks or rule.guards)
+            chosen = rule.shrinks == shrinking
             if chosen and left != right and \
                     all(guard.argument is None for guard in rule.guards):
                 by_op.setdefault(left.op, []).append((rule, left))
@@ -52,9 +53,11 @@ class DirectRules:
                             for op, listed in self.by_op.items()})
 
 
-def rewrites(term: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
+def rewrites(term: Expr, rules: DirectRules, bounded: bool = False
+             ) -> Iterator[tuple[str, Expr]]:
     """(rule name, the term it makes) for each rewrite of one node of the term by one rule,
-    its guards decided true here; outer nodes first."""
+    its guards decided true here (bounded: by interval analysis too, see
+    guards.SignGuard.bounded_on_term); outer nodes first."""
     found = views(term)
     symbols = {s.name: s for s in term.free_symbols()}
     steps = [0]
@@ -63,11 +66,39 @@ def rewrites(term: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
     for node in subviews(root):
         for rule, pattern in rules.by_op.get(node.op, ()):
             for binding, left_over in _matches(pattern, node, steps):
-                made = _rewritten(rule, binding, left_over, node, root, symbols, built)
+                made = _rewritten(rule, binding, left_over, node, root, symbols, built,
+                                  bounded)
                 if made is not None:
                     yield rule.name, made
             if steps[0] > MAX_REWRITE_STEPS:
                 return
+
+
+def guard_verdicts(term: Expr, rules: DirectRules) -> dict[str, set[bool | None]]:
+    """For each rule, what its guards are decided to be at each of its matches in the term
+    (interval analysis included): True (all hold), False (one fails), None (not decided on
+    the term)."""
+    found = views(term)
+    symbols = {s.name: s for s in term.free_symbols()}
+    steps, built = [0], Made()
+    verdicts: dict[str, set[bool | None]] = {}
+    for node in subviews(found[term]):
+        for rule, pattern in rules.by_op.get(node.op, ()):
+            variables = {v.name: v for v in rule.lhs.free_symbols()}
+            for binding, _ in _matches(pattern, node, steps):
+                values = {variables[name]: from_view(view, symbols, built)
+                          for name, view in binding.items()}
+                decided = [_decided(guard, values, True) for guard in rule.guards]
+                verdict = False if False in decided else None if None in decided else True
+                verdicts.setdefault(rule.name, set()).add(verdict)
+    if steps[0] > MAX_REWRITE_STEPS:  # not every match was seen
+        verdicts.setdefault("", set()).add(None)
+    return verdicts
+
+
+def _decided(guard: Guard, values: dict[Expr, Expr], bounded: bool) -> bool | None:
+    subject, kind = guard.subject.subs(values), GUARDS[guard.kind]
+    return kind.bounded_on_term(subject) if bounded else kind.on_term(subject, lambda _: True)
 
 
 def ruled_out(rule: Rule, pattern: View, node: View, symbols: Mapping[str, Expr]) -> bool:
@@ -93,15 +124,14 @@ def _fails(guard: Guard, binding: ViewMatch, symbols: Mapping[str, Expr]) -> boo
 
 
 def _rewritten(rule: Rule, binding: ViewMatch, left_over: list[View], node: View, root: View,
-               symbols: Mapping[str, Expr], built: Made) -> Expr | None:
+               symbols: Mapping[str, Expr], built: Made, bounded: bool) -> Expr | None:
     """The whole term with the node rewritten by the rule; None where a guard is not decided
     true on the term."""
     variables = {v.name: v for v in rule.lhs.free_symbols()}
     values = {variables[name]: from_view(view, symbols, built)
               for name, view in binding.items()}
-    for guard in rule.guards:
-        if GUARDS[guard.kind].on_term(guard.subject.subs(values), lambda _: True) is not True:
-            return None
+    if any(_decided(guard, values, bounded) is not True for guard in rule.guards):
+        return None
     right = rule.rhs.subs(values)
     replacement = views(right)[right]
     if left_over:  # beside the rewritten operands of a sum or product, or factors of a power

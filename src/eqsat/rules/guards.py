@@ -3,6 +3,7 @@ e-graph condition, its numeric test, and its test on a snapshot, a term and samp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,6 +56,10 @@ class GuardKind:
         must be asked. mentions(e): whether e mentions the symbol differentiated in."""
         return None
 
+    def bounded_on_term(self, subject: Expr) -> bool | None:
+        """on_term with what interval analysis proves too (a sign guard's own)."""
+        return self.on_term(subject, lambda _: True)
+
     def on_arrays(self, subject: Expr, argument: Expr | None,
                   value: Callable[[Expr], np.ndarray | None]) -> bool:
         """Whether sampled arrays satisfy it (the tensor soundness check's test)."""
@@ -92,6 +97,15 @@ class SignGuard(GuardKind):
         if subject.is_symbol and self.proven_by & subject.assumptions:
             return True
         return None
+
+    def bounded_on_term(self, subject: Expr) -> bool | None:
+        """on_term, and True also where interval analysis proves it of a compound term
+        (sqrt(x) >= 0, x^2 + 1 > 0: as the e-graph's sign analysis would)."""
+        found = self.on_term(subject, lambda _: True)
+        if found is None and subject.args and not subject.shape and \
+                self.relation in _interval_facts(subject):
+            return True
+        return found
 
 
 @dataclass(frozen=True)
@@ -176,6 +190,20 @@ class ShapeGuard(GuardKind):
             return argument is not None and shape_of(subject) == shape_of(argument)
         except ShapeError:
             return False
+
+
+_SIGNED_RANGES = (({"positive", "nonnegative"}, (0.0, math.inf)),
+                  ({"negative", "nonpositive"}, (-math.inf, 0.0)))
+
+
+def _interval_facts(term: Expr) -> set[str]:
+    """The sign facts interval analysis proves of a compound term, its symbols in the
+    ranges their assumptions give (algebra/intervals.py)."""
+    from ..algebra.intervals import bounds, sign_facts
+
+    ranges = {symbol.name: limits for symbol in term.free_symbols()
+              for names, limits in _SIGNED_RANGES if names & symbol.assumptions}
+    return sign_facts(bounds(term, ranges)[term])
 
 
 def _is_integer(value: Number) -> bool:

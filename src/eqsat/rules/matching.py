@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..algebra.normal import square_root_of
 from ..term.expr import Expr
+from ..term.ops import folded
+from ..term.reference import reference
 from ..term.walks import tree_size
 from .direct import ruled_out
 from .model import Rule
@@ -13,6 +16,16 @@ from .modulo import Steps, View, could_match, subviews, tried_out, views
 
 Binding = dict[Expr, Expr]
 MAX_SETTLED_NODES = 500  # a larger term goes to the e-graph without the check of `blockers`
+
+
+def _irreducible(node: Expr) -> bool:
+    """Whether an op of numbers stays as it is: it is defined (sqrt(-3) is not: an e-graph
+    may prove a contradiction from it), no fold gives its value (log(2), 2^(1/2)), and a
+    square root is of a number with no square factor (sqrt(5), not sqrt(8))."""
+    numbers = [a.number for a in node.args]
+    if folded(node.op, numbers) is not None or reference(node, {}, 20) is None:
+        return False
+    return node.op != "sqrt" or square_root_of(numbers[0]) is None
 
 
 def match(pattern: Expr, term: Expr, binding: Binding) -> Binding | None:
@@ -87,7 +100,7 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
         return None
     found = views(term)
     for node in found:
-        if node.args and all(a.is_number for a in node.args):
+        if node.args and all(a.is_number for a in node.args) and not _irreducible(node):
             return None
         for rule in sides.keeping.get(node.op, ()):
             binding = match(rule.lhs, node, {})

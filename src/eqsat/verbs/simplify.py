@@ -20,7 +20,7 @@ from ..limits.budget import Budget, Limits
 from ..limits.report import RunReport, StopReason
 from ..limits.rounds import Round, in_rounds
 from ..rules import shipped_rules
-from ..rules.direct import DirectRules, rewrites
+from ..rules.direct import DirectRules, guard_verdicts, rewrites
 from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_sides
 from ..rules.model import Rule
 from ..rules.reverse import DIFF_RULESET
@@ -160,36 +160,50 @@ class _Query:
         if is_tensor(term):
             return False
         found = blockers(term, self.indexes.views, self._tree_cost)
-        if found is None or any(rule.shrinks or rule.guards for rule in found):
+        if found is None or any(rule.shrinks for rule in found):
             return False
-        return not found or self.expansions_settle(term, [rule.name for rule in found])
+        names = [rule.name for rule in found]
+        if any(rule.guards for rule in found):  # followed where decided true on the term
+            verdicts = guard_verdicts(term, self.indexes.expansions.only(names))
+            if any(None in found for found in verdicts.values()):
+                return False  # the e-graph's analyses might prove a guard here
+            names = [name for name in names if verdicts.get(name) != {False}]
+        return not names or self.expansions_settle(term, names)
 
     def expansions_settle(self, term: Expr, names: list[str]) -> bool:
-        """Whether every rewrite of the term by these expansion rules (unguarded rules that
-        grow a term), taken with its normal forms and then with each one rewrite by a
-        shrinking rule, and up to MAX_CHAINED_EXPANSIONS of them in a row, costs no less than
-        the term: a look-ahead standing in for what an e-graph would find through them
-        (tan(x) is settled: sin(x)/cos(x) leads back to it; tan(x)*cos(x) is not:
+        """Whether every rewrite of the term by these expansion rules (rules that grow a
+        term, where their guards are decided true on it), taken with its normal forms and
+        then with each one rewrite by a shrinking rule, and up to MAX_CHAINED_EXPANSIONS of
+        them in a row, costs no less than the term (than or as much, after a guarded rule:
+        between equals the e-graph's extraction decides, as it did before such rules were
+        followed here): a look-ahead standing in for what an e-graph would find through
+        them (tan(x) is settled: sin(x)/cos(x) leads back to it; tan(x)*cos(x) is not:
         sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms; past that, not
         settled."""
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
         before, tried = self.measure(term), [0]
+        guarded = {rule.name for listed in expansions.by_op.values() for rule, _ in listed
+                   if rule.guards}
 
-        def cheaper(made: Expr) -> bool:  # or past the look-ahead's work
+        def cheaper(made: Expr, ties: bool = False) -> bool:  # or past the look-ahead's work
             tried[0] += 1
             normalised = self.normal_forms(made)
-            return tried[0] > MAX_LOOKAHEAD or not normalised.complete or \
-                self.measure(normalised.forms[0]) < before
+            if tried[0] > MAX_LOOKAHEAD or not normalised.complete:
+                return True
+            found = normalised.forms[0]
+            return self.measure(found) < before or \
+                (ties and found != term and self.measure(found) == before)
 
         used: set[str] = set()
-        for name, expanded in rewrites(term, expansions):  # each site, then a shrinking rule
-            used.add(name)
-            if any(cheaper(made) for made in
-                   [expanded, *(made for _, made in rewrites(expanded, shrinking))]):
+        # (guards decided by interval analysis too, as the e-graph's sign analysis would)
+        for name, expanded in rewrites(term, expansions, True):  # each site, then a
+            used.add(name)                                      # shrinking rule
+            if any(cheaper(made, name in guarded) for made in
+                   [expanded, *(made for _, made in rewrites(expanded, shrinking, True))]):
                 return False
         chained = term  # and every site in turn, as cosh(x) + sinh(x) needs for exp(x)
         for _ in range(MAX_CHAINED_EXPANSIONS):
-            chained = next((made for _, made in rewrites(chained, expansions)), chained)
+            chained = next((made for _, made in rewrites(chained, expansions, True)), chained)
             if cheaper(chained):
                 return False
         return used == set(names)  # each rule was followed where it matches
