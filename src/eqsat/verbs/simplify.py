@@ -156,12 +156,15 @@ class _Query:
         """Whether an e-graph could find nothing cheaper than a term whose rational parts
         are in normal form: no rule can fire modulo associativity, commutativity and the
         canonical forms, none of those makes a part cheaper (rules/modulo.py), or the only
-        ones that can are expansions that lead nowhere (see expansions_settle)."""
+        ones that can are expansions that lead nowhere (see expansions_settle), or the query
+        is quick (its e-graph runs no expansion)."""
         if is_tensor(term):
             return False
         found = blockers(term, self.indexes.views, self._tree_cost)
         if found is None or any(rule.shrinks for rule in found):
             return False
+        if self.quick:
+            return True
         names = [rule.name for rule in found]
         if any(rule.guards for rule in found):  # followed where decided true on the term
             verdicts = guard_verdicts(term, self.indexes.expansions.only(names))
