@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import sympy
 
 from ..algebra.expander import Expander, factors
@@ -22,7 +21,6 @@ from ..extract.order import display_order
 from ..term import arguments
 from ..term.expr import Expr, as_expr, make, number
 from ..term.inputs import ExprInput, Variable, to_expr
-from ..term.reference import reference
 from ..term.shape import is_tensor
 from ..term.sympy_bridge import from_sympy, to_sympy
 from ..term.walks import has_non_values, sizes
@@ -300,7 +298,7 @@ def _power_limit(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | No
     except EqsatError:
         return None
     power = _constant_sign(above)
-    if power is None or power == 0:
+    if power is None:
         return None
     if below.is_number and below.number == 0:
         try:  # b's sign near the point: its leading coefficient's
@@ -317,14 +315,11 @@ def _power_limit(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | No
 
 
 def _constant_sign(value: Expr) -> int | None:
-    """The sign of a constant (a number, or an expression in pi, E, ...) that is clearly
-    not 0 at 50 digits; None for oo, a value with symbols, or one too close to 0."""
+    """The sign of a constant (a number, or an expression in pi, E, ...) where SymPy proves
+    it; None for 0, oo, a value with symbols, or a sign SymPy cannot prove."""
     if value.free_symbols() or has_non_values(value):
         return None
-    found = reference(value, {}, 50)
-    if found is None or abs(found) < mpmath.mpf(10) ** -30:
-        return None
-    return 1 if found > 0 else -1
+    return sign_near(to_sympy(value))
 
 
 def _bounded(term: Expr) -> bool:
