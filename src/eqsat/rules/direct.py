@@ -58,42 +58,68 @@ def rewrites(term: Expr, rules: DirectRules, bounded: bool = False
     """(rule name, the term it makes) for each rewrite of one node of the term by one rule,
     its guards decided true here (bounded: by interval analysis too, see
     guards.SignGuard.bounded_on_term); outer nodes first."""
-    found = views(term)
-    symbols = {s.name: s for s in term.free_symbols()}
-    steps = [0]
-    root = found[term]
-    built = Made()
-    for node in subviews(root):
-        for rule, pattern in rules.by_op.get(node.op, ()):
-            for binding, left_over in _matches(pattern, node, steps):
-                made = _rewritten(rule, binding, left_over, node, root, symbols, built,
-                                  bounded)
-                if made is not None:
-                    yield rule.name, made
-            if steps[0] > MAX_REWRITE_STEPS:
-                return
+    sites = _Sites(term, rules)
+    for site in sites:
+        if all(_decided(guard, site.values, bounded) is True for guard in site.rule.guards):
+            yield site.rule.name, sites.rewritten(site)
 
 
 def guard_verdicts(term: Expr, rules: DirectRules) -> dict[str, set[bool | None]]:
     """For each rule, what its guards are decided to be at each of its matches in the term
     (interval analysis included): True (all hold), False (one fails), None (not decided on
     the term)."""
-    found = views(term)
-    symbols = {s.name: s for s in term.free_symbols()}
-    steps, built = [0], Made()
+    sites = _Sites(term, rules)
     verdicts: dict[str, set[bool | None]] = {}
-    for node in subviews(found[term]):
-        for rule, pattern in rules.by_op.get(node.op, ()):
-            variables = {v.name: v for v in rule.lhs.free_symbols()}
-            for binding, _ in _matches(pattern, node, steps):
-                values = {variables[name]: from_view(view, symbols, built)
-                          for name, view in binding.items()}
-                decided = [_decided(guard, values, True) for guard in rule.guards]
-                verdict = False if False in decided else None if None in decided else True
-                verdicts.setdefault(rule.name, set()).add(verdict)
-    if steps[0] > MAX_REWRITE_STEPS:  # not every match was seen
+    for site in sites:
+        decided = [_decided(guard, site.values, True) for guard in site.rule.guards]
+        verdict = False if False in decided else None if None in decided else True
+        verdicts.setdefault(site.rule.name, set()).add(verdict)
+    if sites.steps[0] > MAX_REWRITE_STEPS:  # not every match was seen
         verdicts.setdefault("", set()).add(None)
     return verdicts
+
+
+@dataclass(frozen=True)
+class _Site:
+    """One match of a rule's left side at a node: its variables' values, and the operands
+    of a sum or product (or factors of a power) it left over."""
+
+    rule: Rule
+    node: View
+    values: dict[Expr, Expr]
+    left_over: list[View]
+
+
+class _Sites:
+    """The matches of some rules' left sides in a term, outer nodes first, at most
+    MAX_REWRITE_STEPS tries of matching in all."""
+
+    def __init__(self, term: Expr, rules: DirectRules) -> None:
+        self.root = views(term)[term]
+        self.symbols = {s.name: s for s in term.free_symbols()}
+        self.rules, self.steps, self.built = rules, [0], Made()
+
+    def __iter__(self) -> Iterator[_Site]:
+        for node in subviews(self.root):
+            for rule, pattern in self.rules.by_op.get(node.op, ()):
+                variables = {v.name: v for v in rule.lhs.free_symbols()}
+                for binding, left_over in _matches(pattern, node, self.steps):
+                    yield _Site(rule, node, {variables[name]: self.term_of(view)
+                                             for name, view in binding.items()}, left_over)
+                if self.steps[0] > MAX_REWRITE_STEPS:
+                    return
+
+    def term_of(self, view: View) -> Expr:
+        return from_view(view, self.symbols, self.built)
+
+    def rewritten(self, site: _Site) -> Expr:
+        """The whole term with the site's node rewritten by its rule."""
+        right = site.rule.rhs.subs(site.values)
+        replacement = views(right)[right]
+        if site.left_over:  # beside the rewritten operands of a sum or product, or factors
+            replacement = canonical("mul" if site.node.op == "pow" else site.node.op, None,
+                                    (*site.left_over, replacement))  # of a power
+        return self.term_of(_replaced(self.root, site.node, replacement))
 
 
 def _decided(guard: Guard, values: dict[Expr, Expr], bounded: bool) -> bool | None:
@@ -121,23 +147,6 @@ def _fails(guard: Guard, binding: ViewMatch, symbols: Mapping[str, Expr]) -> boo
     if bound is None or bound.op not in ("num", "sym") or guard.argument is not None:
         return False
     return GUARDS[guard.kind].on_term(from_view(bound, symbols), lambda _: True) is not True
-
-
-def _rewritten(rule: Rule, binding: ViewMatch, left_over: list[View], node: View, root: View,
-               symbols: Mapping[str, Expr], built: Made, bounded: bool) -> Expr | None:
-    """The whole term with the node rewritten by the rule; None where a guard is not decided
-    true on the term."""
-    variables = {v.name: v for v in rule.lhs.free_symbols()}
-    values = {variables[name]: from_view(view, symbols, built)
-              for name, view in binding.items()}
-    if any(_decided(guard, values, bounded) is not True for guard in rule.guards):
-        return None
-    right = rule.rhs.subs(values)
-    replacement = views(right)[right]
-    if left_over:  # beside the rewritten operands of a sum or product, or factors of a power
-        replacement = canonical("mul" if node.op == "pow" else node.op, None,
-                                (*left_over, replacement))
-    return from_view(_replaced(root, node, replacement), symbols, built)
 
 
 def _replaced(view: View, old: View, new: View) -> View:
