@@ -5,6 +5,7 @@ denominator free of the variable, and in the one factor of a denominator with on
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -128,8 +129,8 @@ def _over_one_factor(root: Expr, variable: Expr) -> Expr:
     at = atoms.index(variable)
     scale, factors = den.factor()
     moving = [(factor, power) for factor, power in factors if factor.degrees()[at]]
-    content = scale * _product([factor ** power for factor, power in factors
-                                if not factor.degrees()[at]], num)
+    content = math.prod((factor ** power for factor, power in factors
+                         if not factor.degrees()[at]), start=scale * num.context().constant(1))
     if len(moving) > 1:
         first, second = (expanded_form(factor, atoms) for factor, _ in moving[:2])
         resultant = moving[0][0].resultant(moving[1][0], _name_at(num, at))
@@ -143,31 +144,24 @@ def _over_one_factor(root: Expr, variable: Expr) -> Expr:
     factor, power = moving[0]
     if num.degrees()[at] < factor.degrees()[at]:
         return _reduced(root)
-    if not _lead(factor, at).is_constant():
+    lead = _lead(factor, at)
+    if not lead.is_constant():
         raise EqsatError(f"apart: the partial fractions of {root} in {variable} divide by "
-                         f"{expanded_form(_lead(factor, at), atoms)}, which may be 0 where "
-                         "it is defined")
+                         f"{expanded_form(lead, atoms)}, which may be 0 where it is defined")
+    below, written = expanded_form(content, atoms), expanded_form(factor, atoms)
     quotient, share = _divided(num, factor ** power, at)
-    terms = [_reduced(make("div", expanded_form(part, atoms), expanded_form(content, atoms)))
+    terms = [_reduced(make("div", expanded_form(part, atoms), below))
              for part in _by_power(quotient, at)]
     for k in range(power, 0, -1):
         share, digit = _divided(share, factor, at)
         if not digit.is_zero():
-            terms.append(_reduced(make("div", expanded_form(digit, atoms), make(
-                "mul", expanded_form(content, atoms),
-                _power(expanded_form(factor, atoms), k)))))
+            terms.append(_reduced(make("div", expanded_form(digit, atoms),
+                                       make("mul", below, _power(written, k)))))
     return _summed(terms)
 
 
 def _name_at(poly: fmpq_mpoly, at: int) -> str:
     return str(poly.context().names()[at])
-
-
-def _product(polys: list[fmpq_mpoly], like: fmpq_mpoly) -> fmpq_mpoly:
-    total = like.context().constant(1)
-    for poly in polys:
-        total *= poly
-    return total
 
 
 def _lead(poly: fmpq_mpoly, at: int) -> fmpq_mpoly:
