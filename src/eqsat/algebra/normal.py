@@ -45,7 +45,7 @@ MAX_PART_NODES = 200_000  # a larger rational part is left as written (its atoms
 MAX_ATOMS = 2_000  # a part in more atoms than this is left as written (a sum of 15,000 symbols
 # took 1.7 s to reduce, only to pass MAX_TERMS; the benchmarks' 2,127-node sum has 665 atoms)
 # parts up to this size with a quotient in them also try their arguments' best forms (a/b +
-# c/d kept apart where one fraction is larger); a polynomial's own forms cover its pieces'
+# c/d kept apart where one fraction is larger); a polynomial's own forms cover its pieces
 MAX_PIECEWISE_NODES = 64
 
 
