@@ -1,6 +1,7 @@
 """Tensor programs: a matrix chain in eqsat's order against NumPy's left-to-right order, and
 the gradient of a batched logsumexp (eqsat's kernel against naive NumPy), in one run;
-with a GPU (CuPy), the same gradient on the device.
+with a GPU (CuPy), the same gradient on the device in float32, beside naive CuPy and jax.jit
+(float32 matrix products at full precision, no TF32, for both peers).
 
     python benchmarks/tensor.py [--repeats 20]
 
@@ -10,6 +11,7 @@ Times are medians after a warm-up. The ratios compare timings taken in this run.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -131,11 +133,32 @@ def gpu_row(gradient: eqsat.Expr, xs: np.ndarray, ws: np.ndarray, repeats: int) 
         e = cp.exp(xd @ wd)
         return xd.T @ (e / e.sum(axis=1, keepdims=True))
 
+    assert cp.allclose(kernel(xd, wd), naive(), rtol=1e-4, atol=1e-4)
     sync = cp.cuda.Device().synchronize
     ours = median_seconds(lambda: kernel(xd, wd), repeats, sync)
     theirs = median_seconds(naive, repeats, sync)
     print(f"{'GPU, CuPy (float32)':28} eqsat {ours * 1e3:8.3f} ms   naive CuPy {theirs * 1e3:8.3f} "
           f"ms   ratio {theirs / ours:5.2f}x")
+    jitted = jax_gradient(xs, ws)
+    if jitted is not None:
+        jax_s = median_seconds(lambda: jitted().block_until_ready(), repeats)
+        print(f"{'':28} eqsat {ours * 1e3:8.3f} ms   jax.jit    {jax_s * 1e3:8.3f} ms   "
+              f"ratio {jax_s / ours:5.2f}x")
+
+
+def jax_gradient(xs: np.ndarray, ws: np.ndarray) -> Callable[[], Any] | None:
+    """jax.jit of X.T @ softmax(X @ W, axis=1) on the device in float32, or None without JAX."""
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # CuPy shares the device
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        print(f"{'':28} jax.jit not measured: no JAX here")
+        return None
+    jax.config.update("jax_default_matmul_precision", "highest")
+    xj, wj = jnp.asarray(xs, dtype=jnp.float32), jnp.asarray(ws, dtype=jnp.float32)
+    gradient = jax.jit(lambda x, w: x.T @ jax.nn.softmax(x @ w, axis=1))
+    return lambda: gradient(xj, wj)
 
 
 def main() -> None:

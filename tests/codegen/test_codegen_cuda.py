@@ -19,8 +19,9 @@ from eqsat.term.shape import ELEMENTWISE
 
 VALUE_OPS = [op for op in ROWS if op.name in ELEMENTWISE]
 NAMES = ["a", "b", "c"]
+POWERS = [eqsat.parse(f"a^({n})") for n in (2, 3, 4, -1, 5)]  # multiplied out, but a^5
 ALL_OPS = [eqsat.call(op.name, *(eqsat.symbol(n) for n in NAMES[: op.arity]))
-           for op in VALUE_OPS]
+           for op in VALUE_OPS] + POWERS
 DTYPES = {"float32": (np.float32, ctypes.c_float), "float64": (np.float64, ctypes.c_double)}
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
@@ -79,7 +80,12 @@ def test_source_shape_float_and_double() -> None:
     assert "typedef float T;" in single.source
     assert "expf(x)" in single.source and "2.0f" in single.source
     assert "const T* __restrict__ x, long long x_step" in single.source
-    assert "for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x" in single.source
+    assert "long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x" in single.source
+    assert "reinterpret_cast<const eqsat_vec*>(x)[q]" in single.source  # 16 bytes a load
+    assert "y * y" in single.source and "pow" not in single.source
+    powers = eqsat.compile("x^3 + x^4 - x^(-1) + x^5", target="cupy", optimize=None).source
+    assert "x * x * x" in powers and "(x * x) * (x * x)" in powers and "(T)1 / x" in powers
+    assert "powf(x, 5.0f)" in powers
     double = eqsat.compile("exp(x) * 2", ["x"], target="cupy", dtype="float64", optimize=None)
     assert "typedef double T;" in double.source and "exp(x)" in double.source
     assert "2.0f" not in double.source and "--use_fast_math" not in double.module
@@ -101,7 +107,7 @@ def test_saved_launcher_and_source(tmp_path: Path) -> None:
     imports = {line for line in launcher.splitlines() if line.startswith("import ")}
     assert imports == {"import cupy as cp", "import numpy as np"}
     compile(launcher, "kernel.py", "exec")  # valid Python
-    assert "MultiProcessorCount" in launcher
+    assert "multiProcessorCount" in launcher  # the grid fills the device
 
 
 def test_without_cupy_calling_is_a_clear_error() -> None:

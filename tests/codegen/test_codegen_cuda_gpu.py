@@ -24,7 +24,7 @@ NAMES = ["a", "b", "c"]
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_every_op_on_the_gpu_matches_numpy(dtype: str) -> None:
     exprs = [eqsat.call(op.name, *(eqsat.symbol(n) for n in NAMES[: op.arity]))
-             for op in VALUE_OPS]
+             for op in VALUE_OPS] + [eqsat.parse(f"a^({n})") for n in (2, 3, 4, -1, 5)]
     kernel = eqsat.compile(exprs, NAMES, target="cupy", dtype=dtype, optimize=None)
     rng = np.random.default_rng(5)
     values = [rng.uniform(-0.9, 0.9, 1000).astype(dtype) for _ in NAMES]
@@ -55,6 +55,7 @@ def test_a_dtype_mismatch_is_a_clear_error() -> None:
 
 TENSOR_PROGRAMS = ["sum(exp(A) * 2)", "mean(A*A) + max(v) - min(w)", "logsumexp(3*v)",
                    "sum((A @ B) * 2)", "A @ B + 1", "softmax(w) * 2", "log_softmax(A, axis=1)",
+                   "softmax(A, axis=1) - 1", "logsumexp(A, axis=0) + v",
                    "sum(A, axis=0) + v", "outer(w, v) - A", "prod(1 + v/1000)"]
 
 
@@ -73,3 +74,34 @@ def test_tensor_programs_on_the_gpu_match_numpy(text: str, dtype: str) -> None:
     tolerance = 1e-3 if dtype == "float32" else 1e-9
     np.testing.assert_allclose(got, eqsat.evaluate(expr, values), rtol=tolerance,
                                atol=tolerance, err_msg=text)
+
+
+@pytest.mark.parametrize("text", ["softmax(A, axis=1)", "log_softmax(A, axis=1)",
+                                  "logsumexp(A, axis=1)"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_row_kernels_at_infinities_nans_and_large_values(text: str, dtype: str) -> None:
+    rows = np.array([[1, 2, 3], [-np.inf] * 3, [np.nan, 1, 2], [np.inf, 1, 2], [-np.inf, 0, 1],
+                     [1e30, 1e30, 0]], dtype=dtype)
+    values = np.tile(rows, (400, 1))  # rows enough for one block per row on any GPU
+    expr = eqsat.to_expr(text, shapes={"A": ("n", "m")})
+    kernel = eqsat.compile(expr, ["A"], target="cupy", dtype=dtype, optimize=None)
+    with np.errstate(all="ignore"):
+        want = eqsat.evaluate(expr, {"A": values})
+    np.testing.assert_allclose(cupy.asnumpy(kernel(cupy.asarray(values))), want, rtol=1e-6,
+                               equal_nan=True, err_msg=text)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_odd_lengths_unaligned_views_and_several_outputs(dtype: str) -> None:
+    texts = ["exp(x) * y + 1", "x - y", "tanh(1) + 0*x"]
+    kernel = eqsat.compile(texts, ["x", "y"], target="cupy", dtype=dtype, optimize=None)
+    rng = np.random.default_rng(9)
+    first, second = (cupy.asarray(rng.uniform(-1, 1, 1004).astype(dtype)) for _ in range(2))
+    for start, stop in [(0, 1003), (1, 1004), (3, 1000)]:  # 16-byte loads, the tail, neither
+        x, y = first[start:stop], second[: stop - start]
+        values = {"x": cupy.asnumpy(x), "y": cupy.asnumpy(y)}
+        tolerance = 1e-5 if dtype == "float32" else 1e-12  # exp(x)*y + 1 may fuse (fma)
+        for text, got in zip(texts, kernel(x, y), strict=True):
+            np.testing.assert_allclose(cupy.asnumpy(got), eqsat.evaluate(text, values),
+                                       rtol=tolerance, atol=tolerance,
+                                       err_msg=f"{text} on [{start}:{stop}]")

@@ -31,7 +31,8 @@ PROGRAMS = [
     "sum((A @ B) * 2)",                     # cuBLAS, then a fused reduction
     "A @ B + 1",
     "softmax(w) * 2",
-    "log_softmax(A, axis=1)",
+    "log_softmax(A, axis=1)",               # one block per row (eqsat_rows) on a GPU
+    "softmax(A, axis=0) + logsumexp(A, axis=0)",
     "sum(A, axis=0) + v",
     "outer(w, v) - A",
     "(A @ v).T + w",
@@ -68,10 +69,13 @@ class _StandIn:
         stand_in = types.ModuleType("cupy")
         for name in ("asarray", "ascontiguousarray", "broadcast_to", "empty", "where",
                      "isfinite", "log", "exp", "sum", "prod", "max", "min", "matmul", "dot",
-                     "outer", "transpose", "expand_dims", "float32", "float64"):
+                     "outer", "transpose", "expand_dims", "squeeze", "float32", "float64"):
             setattr(stand_in, name, getattr(np, name))
-        device = types.SimpleNamespace(attributes={"MultiProcessorCount": 2})
-        stand_in.cuda = types.SimpleNamespace(Device=lambda: device)  # type: ignore[attr-defined]
+        # as many multiprocessors as rows in SIZES: softmax over an axis takes CuPy's path,
+        # since eqsat_rows (one block per row, shared memory) runs on a GPU only
+        runtime = types.SimpleNamespace(getDevice=lambda: 0, getDeviceProperties=lambda device:
+                                        {"multiProcessorCount": 64})
+        stand_in.cuda = types.SimpleNamespace(runtime=runtime)  # type: ignore[attr-defined]
         stand_in.RawModule = self._raw_module  # type: ignore[attr-defined]
         return stand_in
 

@@ -13,11 +13,65 @@ from ..term.expr import Expr, make, shaped_symbol
 from ..term.ops import OPS, TENSOR_OPS
 from ..term.printing import Abbreviations, abbreviated
 from ..term.shape import ALL_AXES, AXIS_OPS, shape_of
-from .cuda import OPERAND, check_program, device_body, elementwise_kernel, header, reduction_kernel
+from .cuda import (
+    GRID,
+    OPERAND,
+    check_program,
+    device_body,
+    elementwise_kernel,
+    header,
+    reduction_kernel,
+)
 from .numpy import NumpyPrinter, computed_nodes, dimension_names, helper_source, literal, shape_text
 
 _CUPY = NumpyPrinter("cp")  # CuPy mirrors NumPy's function names
 BLOCK = 256
+
+# softmax, log_softmax and logsumexp over one axis: one block per row folds (maximum, sum of
+# exp(x - maximum)) pairs in one pass, then writes the row from what that pass left in cache
+ROW_MODES = {"softmax": 0, "log_softmax": 1, "logsumexp": 2}
+ROWS = """#ifdef __CUDACC__
+static __device__ void eqsat_fold(T* top, T* total, T m, T s) {{
+    if (*top != *top || m != m) {{ *top = NAN; *total = NAN; return; }}
+    if (m == -INFINITY) return;  /* adds exp(-inf) = 0 */
+    if (m == INFINITY || *top == INFINITY) {{ *top = INFINITY; *total = 1; return; }}
+    if (*top == -INFINITY) {{ *top = m; *total = s; return; }}
+    const T high = fmax{S}(*top, m);
+    *total = *total * exp{S}(*top - high) + s * exp{S}(m - high);
+    *top = high;
+}}
+extern "C" __global__ void eqsat_rows(const T* __restrict__ x, T* __restrict__ out,
+                                      long long m, int mode) {{
+    __shared__ T tops[{block}];
+    __shared__ T totals[{block}];
+    const T* row = x + (long long)blockIdx.x * m;
+    T top = -INFINITY, total = 0;
+    for (long long j = threadIdx.x; j < m; j += blockDim.x) eqsat_fold(&top, &total, row[j], 1);
+    tops[threadIdx.x] = top;
+    totals[threadIdx.x] = total;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half >>= 1) {{
+        if (threadIdx.x < half) {{
+            eqsat_fold(&tops[threadIdx.x], &totals[threadIdx.x], tops[threadIdx.x + half],
+                       totals[threadIdx.x + half]);
+        }}
+        __syncthreads();
+    }}
+    top = tops[0];
+    total = totals[0];
+    if (mode == 2) {{
+        if (threadIdx.x == 0) out[blockIdx.x] = top + log{S}(total);
+        return;
+    }}
+    if (top == INFINITY) total = NAN;  /* x - max is inf - inf there, as in NumPy */
+    const T log_total = log{S}(total);
+    T* target = out + (long long)blockIdx.x * m;
+    for (long long j = threadIdx.x; j < m; j += blockDim.x) {{
+        target[j] = mode == 0 ? exp{S}(row[j] - top) / total : (row[j] - top) - log_total;
+    }}
+}}
+#endif
+"""
 FUSED = {"sum": "sum", "mean": "sum", "prod": "prod", "amax": "amax", "amin": "amin"}
 _CUPY_HELPERS = ("logsumexp", "softmax", "log_softmax", "expand", "sum_to")
 
@@ -34,6 +88,7 @@ class _Program:
     helpers: set[str] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
     count: int = 0  # kernels made
+    rows: bool = False  # whether the source holds eqsat_rows
     comment: Abbreviations = field(default_factory=Abbreviations)
 
     def temporary(self, text: str, node: Expr) -> str:
@@ -67,7 +122,7 @@ class _Program:
         expr, names, launcher = self.region(node)
         kernel = self.kernel_name()
         body, helpers = device_body([expr], names, kernel, self.dtype)
-        self.kernels += body + elementwise_kernel(names, 1, kernel)
+        self.kernels += body + elementwise_kernel(names, 1, kernel, self.dtype)
         self.helpers |= helpers
         shape = shape_text(shape_of(node), self.dims)
         self.values[node] = self.temporary(
@@ -117,6 +172,12 @@ def _tensor_step(program: _Program, node: Expr) -> str:
         total = program.fused_reduction(make("exp", make("sub", operand, shift)), "sum", node)
         return program.temporary(f"cp.log({total}) + {top}", node)
     arguments = [program.value(a) for a in node.args[:1 if node.op in AXIS_OPS else None]]
+    if node.op in ROW_MODES and axis != ALL_AXES:
+        if not program.rows:
+            program.rows = True
+            program.kernels.append(ROWS.format(S="f" if program.dtype == "float32" else "",
+                                               block=BLOCK))
+        return program.temporary(f"_rows({arguments[0]}, {axis}, {ROW_MODES[node.op]})", node)
     if node.op in ("expand", "sum_to"):
         program.helpers.add(node.op)
         shape = shape_text(shape_of(node.args[1]), program.dims)
@@ -175,10 +236,7 @@ def _parameters(inputs, shape):
     return params
 
 
-def _grid(size):
-    processors = cp.cuda.Device().attributes["MultiProcessorCount"]
-    return max(1, min((size + BLOCK - 1) // BLOCK, processors * 32))
-
+{GRID}
 
 def _elementwise(name, inputs, shape):
     result = cp.empty(shape, dtype=DTYPE)
@@ -187,6 +245,20 @@ def _elementwise(name, inputs, shape):
         _kernel(name)((_grid(size),), (BLOCK,), (*_parameters(inputs, shape), result,
                                                   np.int64(size)))
     return result
+
+
+def _rows(x, axis, mode):
+    """softmax (mode 0), log_softmax (1) or logsumexp (2) over an axis: eqsat_rows, one
+    block per row, where the rows are enough to give every multiprocessor one; else CuPy."""
+    axis %= x.ndim
+    length = x.shape[axis]
+    rows = x.size // length if length else 0
+    if rows < _multiprocessors():
+        return (softmax, log_softmax, logsumexp)[mode](x, axis=axis)
+    moved = cp.ascontiguousarray(cp.moveaxis(x, axis, -1))
+    out = cp.empty(moved.shape[:-1] if mode == 2 else moved.shape, dtype=DTYPE)
+    _kernel("eqsat_rows")((rows,), (BLOCK,), (moved, out, np.int64(length), np.int32(mode)))
+    return out if mode == 2 else cp.moveaxis(out, -1, axis)
 
 
 def _reduce(name, inputs, shape, how):

@@ -59,7 +59,8 @@ TARGETS: dict[str, Target] = {
     # a fused CUDA kernel launched through cupy.RawKernel; CuPy loads on the first call, so
     # a kernel can be made (and saved) on a machine without a GPU
     "cupy": Target("cupy", _cupy, {}, "float32", "cuda", loads_at_once=False,
-                   install="pip install 'eqsat[gpu]', and an NVIDIA GPU"),
+                   install="pip install 'eqsat[gpu]' (CUDA 13 drivers) or 'eqsat[gpu-cuda12]', "
+                           "and an NVIDIA GPU"),
     # chunked arrays, on this machine or a dask.distributed cluster
     "dask": Target("dask", _dask, COSTS, None, "python", loads_at_once=True,
                    install="pip install 'eqsat[dask]'"),
