@@ -160,6 +160,10 @@ def main() -> None:
     bandwidth = 2 * 8 * args.n / copy_seconds  # bytes read and written per second
     print(f"N = {args.n}, float64; np.copyto bandwidth {bandwidth / 1e9:.2f} GB/s")
     peers = [name for name, make in PEERS.items() if make(["x"], sympy.Symbol("x")) is not None]
+    if "numba" in peers:  # Intel's SVML needs intel-cmplr-lib-rt and an SVML-patched llvmlite
+        import numba
+
+        print(f"numba {numba.__version__}, SVML in use: {numba.config.USING_SVML}")
     print(f"{'case':32} {'naive ms':>9} {'lambdify':>9}" + "".join(f" {p:>9}" for p in peers)
           + f" {'eqsat':>9} {'speedup':>8} {'naive MB':>9} {'eqsat MB':>9} {'bound ms':>9} "
           f"{'x bound':>8} {'out= ms':>8} {'x bound':>8} {'floor ms':>9} {'x bound':>8}")
