@@ -55,6 +55,13 @@ def test_different_terms_keep_different_views(first: str, second: str) -> None:
     ("exp(a + b)", "exp(x + y + z)", True),  # b takes the sub-sum y + z
     ("1 - sin(a)^2", "-sin(x)^2 + 1", True),
     ("a / a", "y/y", True),
+    # below the top a pattern takes a whole class: -1*a in a - a is all of -x^2, so a is x^2
+    ("a - a", "1 - x^2", False),
+    ("a - a", "x*y - y*x", True),
+    ("a/a", "x*y*z/(x*y)", True),  # a sub-product at the top (x*y*z/(x*y) holds x*y/(x*y))
+    ("exp(a - a)", "exp(1 - x^2)", False),  # below it, the sum is all of 1 - x^2
+    ("exp(a - a)", "exp(x*y - y*x)", True),
+    ("a*b + a*c", "cos(x)/x - sin(x)/x^2", True),  # 1/x^2 is two factors 1/x
 ])
 def test_a_left_side_matches_modulo_the_canonical_forms(pattern: str, term: str,
                                                         found: bool) -> None:

@@ -187,7 +187,7 @@ def could_match(pattern: View, term: View, budget: Steps | None = None) -> bool:
     budget = budget or Steps()
     steps = [0]
     try:
-        return next(_match(pattern, term, {}, steps), None) is not None
+        return next(_match(pattern, term, {}, steps, top=True), None) is not None
     except _TooLong:
         return True
     finally:
@@ -203,8 +203,11 @@ class _TooLong(Exception):
     """The search passed MAX_MATCH_STEPS."""
 
 
-def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int]
-           ) -> Iterator[ViewBinding]:
+def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int],
+           top: bool = False) -> Iterator[ViewBinding]:
+    """The bindings under which the pattern matches the term; top: the term is where the
+    rule would fire, so a sum or product pattern may match a sub-sum (sub-product) of it.
+    Below the top a pattern matches a whole class: its operands take all of the term's."""
     steps[0] += 1
     if steps[0] > MAX_MATCH_STEPS:
         raise _TooLong
@@ -216,21 +219,23 @@ def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int]
     elif pattern.op == "mul" and term.op != "mul":  # a^2 is a*a (square), a^3 a*a*a ...
         split = split_powers([term])
         if len(split) > 1:
-            yield from _match_operands(list(pattern.args), split, binding, steps)
+            yield from _match_operands("mul", list(pattern.args), split, binding, steps, top)
     elif pattern.op != term.op:
         return
     elif pattern.op in N_ARY:
-        yield from _match_operands(list(pattern.args), list(term.args), binding, steps)
+        yield from _match_operands(pattern.op, list(pattern.args), list(term.args), binding,
+                                   steps, top)
         split = split_powers(list(term.args)) if pattern.op == "mul" else list(term.args)
         if len(split) > len(term.args):
-            yield from _match_operands(list(pattern.args), split, binding, steps)
+            yield from _match_operands(pattern.op, list(pattern.args), split, binding, steps,
+                                       top)
     elif len(pattern.args) == len(term.args):
         yield from _match_args(pattern.args, term.args, binding, steps)
         if power_part(pattern, term):  # a^4 holds a^2 (times a^2)
             yield from _match(pattern.args[0], term.args[0], binding, steps)
 
 
-MAX_SPLIT_POWER = 4  # a product's factor a^n, n up to this, may stand for n factors a
+MAX_SPLIT_POWER = 4  # a product's factor a^n, |n| up to this, may stand for |n| factors
 
 
 def power_part(pattern: View, term: View) -> int:
@@ -241,12 +246,19 @@ def power_part(pattern: View, term: View) -> int:
 
 
 def split_powers(factors: list[View]) -> list[View]:
-    """The factors with each small positive integer power written as that many factors."""
+    """The factors with each small integer power written as that many factors (a^-2 and
+    (a^2)^-1 as two factors a^-1)."""
     split: list[View] = []
     for factor in factors:
         exponent = _integer_exponent(factor)
-        count = exponent if exponent is not None and 2 <= exponent <= MAX_SPLIT_POWER else 1
-        split += [factor.args[0]] * count if count > 1 else [factor]
+        base = factor.args[0] if exponent is not None else factor
+        inner = _integer_exponent(base)  # (b^n)^m is b^(n*m) for integers n and m
+        if exponent is not None and inner is not None:
+            base, exponent = base.args[0], inner * exponent
+        if exponent is None or not 2 <= abs(exponent) <= MAX_SPLIT_POWER:
+            split.append(factor)
+            continue
+        split += [base if exponent > 0 else _power(base, num(-1))] * abs(exponent)
     return split
 
 
@@ -266,10 +278,11 @@ def _match_args(patterns: tuple[View, ...], terms: tuple[View, ...],
         yield from _match_args(patterns[1:], terms[1:], found, steps)
 
 
-def _match_operands(patterns: list[View], terms: list[View], binding: ViewBinding,
-                    steps: list[int]) -> Iterator[ViewBinding]:
+def _match_operands(op: str, patterns: list[View], terms: list[View], binding: ViewBinding,
+                    steps: list[int], leftovers: bool) -> Iterator[ViewBinding]:
     """Each pattern operand takes a term operand of its own (variables last: one may take
-    several); operands left over are allowed."""
+    several). With leftovers, operands may be left over (a sub-sum); without, they may not,
+    and a lone variable takes exactly the sum (product) of those the others left."""
     fixed = [p for p in patterns if p.op != "sym"]
     variables = [p for p in patterns if p.op == "sym"]
     if len(patterns) > len(terms):
@@ -278,17 +291,23 @@ def _match_operands(patterns: list[View], terms: list[View], binding: ViewBindin
         first, rest = fixed[0], fixed[1:] + variables
         for index, term in enumerate(terms):
             for found in _match(first, term, binding, steps):
-                yield from _match_operands(rest, terms[:index] + terms[index + 1:], found,
-                                           steps)
+                yield from _match_operands(op, rest, terms[:index] + terms[index + 1:], found,
+                                           steps, leftovers)
         return
     if not variables:
-        yield binding
+        if leftovers or not terms:
+            yield binding
         return
     first_name = str(variables[0].value)
+    if not leftovers and len(variables) == 1:
+        yield from _bind(first_name, terms[0] if len(terms) == 1 else
+                         _sum(terms) if op == "add" else _product(terms), binding)
+        return
     for index, term in enumerate(terms):
         for found in _bind(first_name, term, binding):
-            yield from _match_operands(variables[1:], terms[:index] + terms[index + 1:],
-                                       found, steps)
+            yield from _match_operands(op, variables[1:], terms[:index] + terms[index + 1:],
+                                       found, steps, leftovers)
     if len(terms) > len(variables):  # it takes a sub-sum (product) of several operands
         for found in _bind(first_name, None, binding):
-            yield from _match_operands(variables[1:], terms[len(variables):], found, steps)
+            yield from _match_operands(op, variables[1:], terms[len(variables):], found,
+                                       steps, True)
