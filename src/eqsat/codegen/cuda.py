@@ -13,13 +13,15 @@ from ..term.expr import Expr
 from ..term.ops import COMPARISONS, OPS
 from ..term.printing import Abbreviations, Printer, abbreviated
 from ..term.walks import postorder
-from .numpy import MODULE_NAMES, check_python_names
+from .numpy import MODULE_NAMES, check_python_names, small_power
 
 C_TYPES = {"float32": "float", "float64": "double"}
 # 16-byte vectors of T, the widest load a thread makes in one instruction, and their lanes
 VECTORS = {"float32": ("float4", "xyzw"), "float64": ("double2", "xy")}
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_C_POWERS = {2: "{b} * {b}", 3: "{b} * {b} * {b}", 4: "({b} * {b}) * ({b} * {b})",
+             -1: "(T)1 / {b}"}  # see numpy.small_power
 
 # device helpers for the ops C's math library lacks; `T` and `S` (the suffix of the math
 # functions: "f" for float) are filled in per precision
@@ -305,17 +307,9 @@ class CudaPrinter(Printer[str]):
         """Small integer powers by multiplying, as the NumPy printer does: pow is no more
         accurate than two roundings and far slower (two pow calls took half the time of the
         benchmark's 27-op chain on an H200); other powers by pow."""
-        base = args[0]
-        exponent = node.args[1].number if node.args[1].is_number else None
-        if exponent == 2:
-            return f"{base} * {base}"
-        if exponent == 3:
-            return f"{base} * {base} * {base}"
-        if exponent == 4:
-            return f"({base} * {base}) * ({base} * {base})"
-        if exponent == -1:
-            return f"(T)1 / {base}"
-        return self.default(node, args)
+        power = small_power(node)
+        return self.default(node, args) if power is None else \
+            _C_POWERS[power].format(b=args[0])
 
 
 # the launchers' argument check: a float array of another dtype is an error, not a copy

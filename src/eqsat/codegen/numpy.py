@@ -391,6 +391,17 @@ def _constant(node: Expr) -> str:
     return literal(value)
 
 
+# the integer powers the printers write by multiplying (numpy here, CUDA C in cuda.py)
+_NUMPY_POWERS = {2: "{m}.square({b})", 3: "{m}.multiply({m}.square({b}), {b})",
+                 4: "{m}.square({m}.square({b}))", -1: "{m}.reciprocal({b})"}
+
+
+def small_power(node: Expr) -> int | None:
+    """The exponent of a power that the printers multiply out (2, 3, 4 or -1), else None."""
+    exponent = node.args[1].number if node.args[1].is_number else None
+    return int(exponent) if exponent in _NUMPY_POWERS else None
+
+
 class NumpyPrinter(Printer[str]):
     """The NumPy call computing a node from its arguments' names: the op table's function
     (np.<ufunc> or a helper of eqsat.numeric), but for the special cases below. module: the
@@ -410,17 +421,10 @@ class NumpyPrinter(Printer[str]):
     def _print_pow(self, node: Expr, args: list[str]) -> str:
         """Small integer powers by multiplying (np.power runs the general pow, some 20 adds'
         time, for x^3); others by np.power."""
-        exponent = node.args[1].number if node.args[1].is_number else None
-        base, m = args[0], self.module
-        if exponent == 2:
-            return f"{m}.square({base})"
-        if exponent == 3:
-            return f"{m}.multiply({m}.square({base}), {base})"
-        if exponent == 4:
-            return f"{m}.square({m}.square({base}))"
-        if exponent == -1:
-            return f"{m}.reciprocal({base})"
-        return f"{m}.power({base}, {args[1]})"
+        power = small_power(node)
+        if power is None:
+            return f"{self.module}.power({args[0]}, {args[1]})"
+        return _NUMPY_POWERS[power].format(m=self.module, b=args[0])
 
     def _print_where(self, node: Expr, args: list[str]) -> str:
         return f"{self.module}.where({args[0]} != 0, {args[1]}, {args[2]})"
