@@ -93,8 +93,13 @@ def main() -> None:
     driver, runtime = cp.cuda.runtime.driverGetVersion(), cp.cuda.runtime.runtimeGetVersion()
     print(f"device: {props['name'].decode()}, CUDA driver API {driver}, runtime {runtime}, "
           f"CuPy {cp.__version__}, JAX {jax.__version__ if jax else 'absent'}, N = {args.n}")
-    sync = lambda _: device.synchronize()  # noqa: E731
-    ready = lambda result: result.block_until_ready()  # noqa: E731
+
+    def sync(_: Any) -> None:
+        device.synchronize()
+
+    def ready(result: Any) -> None:
+        result.block_until_ready()
+
     print(f"{'case':28} {'dtype':8} {'ops':>4} {'eqsat ms':>9} {'cupy ms':>9} {'jax ms':>9} "
           f"{'copy ms':>8} {'bound %':>8} {'vs cupy':>8} {'vs jax':>7}")
     for dtype in ("float32", "float64"):

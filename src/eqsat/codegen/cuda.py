@@ -21,7 +21,7 @@ VECTORS = {"float32": ("float4", "xyzw"), "float64": ("double2", "xy")}
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _C_POWERS = {2: "{b} * {b}", 3: "{b} * {b} * {b}", 4: "({b} * {b}) * ({b} * {b})",
-             -1: "(T)1 / {b}"}  # see numpy.small_power
+             -1: "(T)1 / {b}"}  # numpy.SMALL_POWERS, multiplied out
 
 # device helpers for the ops C's math library lacks; `T` and `S` (the suffix of the math
 # functions: "f" for float) are filled in per precision

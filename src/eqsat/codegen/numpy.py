@@ -391,15 +391,15 @@ def _constant(node: Expr) -> str:
     return literal(value)
 
 
-# the integer powers the printers write by multiplying (numpy here, CUDA C in cuda.py)
+SMALL_POWERS = (2, 3, 4, -1)  # the integer powers every printer writes by multiplying
 _NUMPY_POWERS = {2: "{m}.square({b})", 3: "{m}.multiply({m}.square({b}), {b})",
                  4: "{m}.square({m}.square({b}))", -1: "{m}.reciprocal({b})"}
 
 
 def small_power(node: Expr) -> int | None:
-    """The exponent of a power that the printers multiply out (2, 3, 4 or -1), else None."""
+    """The exponent of a power that the printers multiply out (SMALL_POWERS), else None."""
     exponent = node.args[1].number if node.args[1].is_number else None
-    return int(exponent) if exponent in _NUMPY_POWERS else None
+    return int(exponent) if exponent in SMALL_POWERS else None
 
 
 class NumpyPrinter(Printer[str]):
