@@ -266,3 +266,29 @@ def test_a_settled_input_and_derivative_run_no_simplify(monkeypatch: pytest.Monk
     assert calls == []
     assert str(eqsat.diff("tan(x)", "x")) == "tan(x)^2 + 1"
     assert calls == ["1 + tan(x)^2"]
+
+
+@pytest.mark.parametrize(("text", "cleaned", "expected"), [
+    ("5*x^4 - 3*x + 7", False, "20*x^3 - 3"),
+    ("x*log(x) - x", False, "log(x)"),
+    ("exp(3*x)*sin(x^2)", False, "exp(3*x)*(2*cos(x^2)*x + 3*sin(x^2))"),
+    ("sqrt(x - x)", True, "0"),  # constant as written: the chain rule would give 0/0
+    ("sin(x*x + x - x^2)", True, "cos(x)"),  # an argument not in lowest terms
+    ("abs(acos(x))", True, "-1/sqrt(1 - x^2)"),  # abs(a) => a if a >= 0 matches as written
+    ("sqrt(4)*x", True, "2"),  # an op of numbers alone
+])
+def test_an_input_is_cleaned_before_differentiating_only_where_it_matters(
+        monkeypatch: pytest.MonkeyPatch, text: str, cleaned: bool, expected: str) -> None:
+    import eqsat.verbs.diff as module
+
+    quick: list[str] = []
+    original = module.simplify_report
+
+    def counted(expr: object, **options: object) -> object:
+        if options.get("quick"):
+            quick.append(str(expr))
+        return original(expr, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "simplify_report", counted)
+    assert str(eqsat.diff(text, "x")) == expected
+    assert bool(quick) == cleaned

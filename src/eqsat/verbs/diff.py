@@ -15,7 +15,7 @@ from ..term.expr import Expr, make, number
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
 from ..term.shape import ALL_AXES, is_tensor, shape_of, show
 from .derivatives import differentiate, reverse_mode, variable_in
-from .simplify import Simplified, settled_at_a_symbol, simplify_report
+from .simplify import Simplified, nothing_to_clean, settled_at_a_symbol, simplify_report
 
 
 def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, *,
@@ -36,7 +36,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     budget = Budget.start(limits)
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
-    if settled_at_a_symbol(start, rules):  # (sin(x): nothing to clean)
+    if settled_at_a_symbol(start, rules) or nothing_to_clean(start, rules):
         current, total = start, RunReport(StopReason.SATURATED)
     else:
         cleaned = simplify_report(start, rules=rules, limits=limits, rounds=1, quick=True)

@@ -292,6 +292,7 @@ class _Indexes:
     expansions that rules.direct applies."""
 
     left: dict[str, list[Expr]]
+    shrinking_left: dict[str, list[Expr]]  # those of the rules that shrink a term
     views: ViewSides
     shrinking: DirectRules
     expansions: DirectRules
@@ -302,7 +303,8 @@ class _Indexes:
 
     @classmethod
     def of(cls, rules: list[Rule]) -> _Indexes:
-        return cls(left_sides(rules), view_sides(rules), DirectRules.of(rules),
+        return cls(left_sides(rules), left_sides(r for r in rules if r.shrinks),
+                   view_sides(rules), DirectRules.of(rules),
                    DirectRules.of(rules, shrinking=False))
 
 
@@ -332,6 +334,23 @@ def settled_at_a_symbol(term: Expr, rules: Sequence[str | Path] = ()) -> bool:
     op f (see _Indexes.settled_calls) at a symbol with no assumptions."""
     return not rules and \
         _call_at_symbol(term) in _shipped_indexes(("simplify",)).settled_calls
+
+
+def nothing_to_clean(term: Expr, rules: Sequence[str | Path] = ()) -> bool:
+    """Whether differentiating the term as written gives what differentiating it cleaned
+    (a quick simplify) would, up to the normal forms: no shrinking rule's left side matches
+    a subterm as written (abs(a) => a if a >= 0 at abs(acos(u)): sign(acos(u)) would stay
+    in the derivative) and no op has only numbers for arguments; and every argument of an
+    op that is not + - * / or an integer power is a number, a symbol, such an op, or a
+    rational part in lowest terms (in_lowest_terms): none is constant as written yet not a
+    number (sqrt(x - x)), where the chain rule would give 0/0. The rational parts above
+    them the derivative's normal forms reduce."""
+    for node in postorder(term):
+        if node.args and not is_rational_node(node) and \
+                any(arg.args and is_rational_node(arg) and not in_lowest_terms(arg)
+                    for arg in node.args):
+            return False
+    return untouched(term, _indexes(list(rules), ("simplify",)).shrinking_left)
 
 
 def _call_at_symbol(term: Expr) -> str | None:
