@@ -11,7 +11,7 @@ from ..term.expr import Expr
 from ..term.memos import kept_on_terms
 from ..term.ops import OPS
 from ..term.shape import SHAPE_ARGUMENTS, Shape, shape_of
-from ..term.walks import MAX_KEPT_WALK, postorder, tree_size
+from ..term.walks import postorder
 
 Node = tuple[str, tuple[int, ...], object]
 # each term's tree cost by the op table's costs, kept while it lives: a query measures the same
@@ -58,9 +58,8 @@ class CostModel:
             known = memo.get(expr)
             if known is not None:
                 return known
-            # a small term's whole walk is kept on it; a large one's is cut at what is known
-            walk = postorder(expr) if tree_size(expr) <= MAX_KEPT_WALK else \
-                postorder(expr, lambda n: n not in memo)
+            # only the parts not measured yet (the normal forms measure many forms sharing parts)
+            walk = postorder(expr, lambda n: n not in memo)
             for node in walk:
                 if node not in memo:
                     memo[node] = self.term_cost(node) + sum(memo[a] for a in node.args)

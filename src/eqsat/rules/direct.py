@@ -53,14 +53,16 @@ class DirectRules:
                             for op, listed in self.by_op.items()})
 
 
-def rewrites(term: Expr, rules: DirectRules, bounded: bool = False
+def rewrites(term: Expr, rules: DirectRules, bounded: bool = False, assumed: bool = False
              ) -> Iterator[tuple[str, Expr]]:
     """(rule name, the term it makes) for each rewrite of one node of the term by one rule,
     its guards decided true here (bounded: by interval analysis too, see
-    guards.SignGuard.bounded_on_term); outer nodes first."""
+    guards.SignGuard.bounded_on_term; assumed: or not decided, a look-ahead's what-if whose
+    terms may be unequal to this one and are never answers); outer nodes first."""
     sites = _Sites(term, rules)
     for site in sites:
-        if all(_decided(guard, site.values, bounded) is True for guard in site.rule.guards):
+        decided = [_decided(guard, site.values, bounded) for guard in site.rule.guards]
+        if all(verdict is True or (assumed and verdict is None) for verdict in decided):
             yield site.rule.name, sites.rewritten(site)
 
 

@@ -166,16 +166,17 @@ class _Query:
         if self.quick:
             return True
         names = [rule.name for rule in found]
-        if any(rule.guards for rule in found):  # followed where decided true on the term
+        if any(rule.guards for rule in found):  # followed where not decided false on the term
             verdicts = guard_verdicts(term, self.indexes.expansions.only(names))
-            if any(None in found for found in verdicts.values()):
-                return False  # the e-graph's analyses might prove a guard here
+            if None in verdicts.get("", ()):  # not every match was seen
+                return False
             names = [name for name in names if verdicts.get(name) != {False}]
         return not names or self.expansions_settle(term, names)
 
     def expansions_settle(self, term: Expr, names: list[str]) -> bool:
         """Whether every rewrite of the term by these expansion rules (rules that grow a
-        term, where their guards are decided true on it), taken with its normal forms and
+        term, where their guards are not decided false on it: what an e-graph's analyses
+        might prove is taken to hold), taken with its normal forms and
         then with each one rewrite by a shrinking rule, and up to MAX_CHAINED_EXPANSIONS of
         them in a row, costs no less than the term (than or as much, after a guarded rule:
         between equals the e-graph's extraction decides, as it did before such rules were
@@ -184,7 +185,7 @@ class _Query:
         sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms; past that, not
         settled."""
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
-        before, tried = self.measure(term), [0]
+        before, tried, shown = self.measure(term), [0], display_order(term)
         guarded = {rule.name for listed in expansions.by_op.values() for rule, _ in listed
                    if rule.guards}
 
@@ -193,20 +194,23 @@ class _Query:
             normalised = self.normal_forms(made)
             if tried[0] > MAX_LOOKAHEAD or not normalised.complete:
                 return True
-            found = normalised.forms[0]
-            return self.measure(found) < before or \
-                (ties and found != term and self.measure(found) == before)
+            found = normalised.forms[0]  # (a^(-1/2) is shown as 1/sqrt(a): the same answer)
+            cost = self.measure(found)
+            return (cost < before or (ties and cost == before)) and \
+                display_order(found) != shown
 
         used: set[str] = set()
-        # (guards decided by interval analysis too, as the e-graph's sign analysis would)
-        for name, expanded in rewrites(term, expansions, True):  # each site, then a
+        # (guards decided by interval analysis too, as the e-graph's sign analysis would;
+        # those it leaves open followed as if they held: a what-if, never an answer)
+        for name, expanded in rewrites(term, expansions, True, True):  # each site, then a
             used.add(name)                                      # shrinking rule
             if any(cheaper(made, name in guarded) for made in
-                   [expanded, *(made for _, made in rewrites(expanded, shrinking, True))]):
+                   [expanded, *(made for _, made in rewrites(expanded, shrinking, True, True))]):
                 return False
         chained = term  # and every site in turn, as cosh(x) + sinh(x) needs for exp(x)
         for _ in range(MAX_CHAINED_EXPANSIONS):
-            chained = next((made for _, made in rewrites(chained, expansions, True)), chained)
+            chained = next((made for _, made in rewrites(chained, expansions, True, True)),
+                           chained)
             if cheaper(chained):
                 return False
         return used == set(names)  # each rule was followed where it matches
