@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ..term.expr import Expr, make, number
 from ..term.printing import Texts
@@ -104,7 +105,7 @@ class _Sites:
     def __iter__(self) -> Iterator[_Site]:
         for node in subviews(self.root):
             for rule, pattern in self.rules.by_op.get(node.op, ()):
-                variables = {v.name: v for v in rule.lhs.free_symbols()}
+                variables = _variables(rule.lhs)
                 for binding, left_over in _matches(pattern, node, self.steps):
                     yield _Site(rule, node, {variables[name]: self.term_of(view)
                                              for name, view in binding.items()}, left_over)
@@ -122,6 +123,12 @@ class _Sites:
             replacement = canonical("mul" if site.node.op == "pow" else site.node.op, None,
                                     (*site.left_over, replacement))  # of a power
         return self.term_of(_replaced(self.root, site.node, replacement))
+
+
+@lru_cache(maxsize=4096)
+def _variables(pattern: Expr) -> dict[str, Expr]:
+    """A left side's variables by name (asked at every node a rewrite is sought)."""
+    return {v.name: v for v in pattern.free_symbols()}
 
 
 def _decided(guard: Guard, values: dict[Expr, Expr], bounded: bool) -> bool | None:
