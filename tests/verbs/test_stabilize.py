@@ -35,6 +35,20 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     assert_equivalent(parse(expr), result.expr, digits=400)
 
 
+@pytest.mark.parametrize(("expr", "domain"), [
+    # log of three or more exponentials, one logaddexp a term (log-exp-plus)
+    ("log(exp(x) + exp(y) + exp(z))", {"x": (600, 900), "y": (600, 900), "z": (600, 900)}),
+    ("tanh(x + e) - tanh(x)", {"x": (1, 10), "e": (1e-15, 1e-9)}),  # tanh-difference
+    ("(x + e)^(1/3) - x^(1/3)", {"x": (1, 100), "e": (1e-15, 1e-9)}),  # cbrt-conjugate
+    ("x^3/y^3", {"x": (1e100, 1e200), "y": (1e100, 1e200)}),  # pow-quotient
+    ("exp(x)/(exp(x + y) + 1)", {"x": (400, 700), "y": (400, 700)}),  # divide-through
+])
+def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
+    result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
+    assert result.bits_before > 20 and result.bits_after < 4, str(result)
+    assert_equivalent(parse(expr), result.expr, digits=400)
+
+
 def test_one_minus_cos_and_the_report() -> None:
     result = eqsat.stabilize_report("1 - cos(x)", "-0.01 <= x <= 0.01")
     assert result.bits_before > 20 and result.bits_after < 1
