@@ -4,9 +4,10 @@ Each family is a pattern of lost accuracy with random parts (a function, an inne
 expression, a shift, the size of the range), drawn with a fixed seed: cancellation
 f(u + e) - f(u) for small e, g(u + 1) - g(u) for large u, log/exp compositions near 0 and at
 large magnitudes, products and quotients of exponentials and powers whose intermediates
-overflow, and log-sum-exp of two to four terms with shifted arguments. A rule that only
-fixes one public case does not move these figures. Per case: mean bits of error before and
-after on the same points, and the time stabilize took.
+overflow, log-sum-exp of two to four terms with shifted arguments, and the log of a
+difference of exponentials. A rule that only fixes one public case does not move these
+figures. Per case: mean bits of error before and after on the same points, and the time
+stabilize took.
 
     python benchmarks/stability_devset.py [--per-family 8] [--points 256] [--seed 0]
 """
@@ -43,8 +44,9 @@ def cancellation(rng: random.Random) -> Problem:
     """f(u + e) - f(u), e tiny: the two values agree in most of their digits."""
     f, u = rng.choice(SMOOTH), rng.choice(INNER)
     low = rng.choice([0.5, 1.0, 10.0])
+    high = 5.0 if f == "exp" else low * 100  # exp(u) finite
     return (f"{_apply(f, f'{u} + e')} - {_apply(f, u)}",
-            {"x": (low, low * 100), "y": (1.0, 10.0), "e": (1e-15, 1e-9)})
+            {"x": (low if f != "exp" else 0.5, high), "y": (1.0, 10.0), "e": (1e-15, 1e-9)})
 
 
 def near_difference(rng: random.Random) -> Problem:
@@ -104,6 +106,15 @@ def log_sum_exp(rng: random.Random) -> Problem:
     return text, {"x": span, "y": span, "z": span}
 
 
+def log_difference(rng: random.Random) -> Problem:
+    """log of a difference of two exponentials, the larger first."""
+    u, c = rng.choice(["x", "2*x", "x + y", "x/2", "x*y"]), rng.choice([1, 2, 3, 0.5])
+    shape = rng.choice(["log(exp({u} + {c}) - exp({u}))", "log(exp({u}) - exp({u} - {c}))",
+                        "log(exp({u}) - exp(-({u})))", "log(exp({c}*{u}) - 1)"])
+    span = rng.choice([(600.0, 900.0), (30.0, 40.0)])
+    return shape.format(u=u, c=c), {"x": span, "y": (1.0, 2.0)}
+
+
 FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "cancellation f(u + e) - f(u)": cancellation,
     "near difference g(u + c) - g(u)": near_difference,
@@ -112,6 +123,7 @@ FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "overflowing exponentials": overflow,
     "overflowing powers": power_overflow,
     "log-sum-exp of 2-4 terms": log_sum_exp,
+    "log of a difference of exponentials": log_difference,
 }
 
 
@@ -163,7 +175,7 @@ def _summary(label: str, rows: list[tuple[str, float, float, float]]) -> str:
     improved = sum(before - after >= 4 for _, before, after, _ in inaccurate)
     share = 100 * improved / max(len(inaccurate), 1)
     median = statistics.median(r[3] for r in rows) if rows else 0.0
-    return (f"{label:34} {len(rows):3} cases, {len(inaccurate):3} with > 4 bits of error, "
+    return (f"{label:36} {len(rows):3} cases, {len(inaccurate):3} with > 4 bits of error, "
             f"{improved:3} improved by >= 4 bits ({share:3.0f}%); median {median:5.0f} ms")
 
 
