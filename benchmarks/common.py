@@ -10,11 +10,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import eqsat
+from eqsat.accuracy.measure import Sample, ulp_bits
 from eqsat.term.walks import tree_size
 
 CORPORA = Path(os.environ.get("EQSAT_CORPORA",
                               Path(__file__).resolve().parents[2] / "shared" / "corpora"))
+
+
+def kernel_bits(expr: eqsat.Expr, names: list[str], points: Sample) -> float:
+    """Mean bits of error of expr's NumPy kernel (compiled as it is) on the sampled points."""
+    kernel = eqsat.compile(expr, names, dtype=points.dtype, optimize=None)
+    with np.errstate(all="ignore"):
+        computed = np.asarray(kernel(*(points.values[n] for n in names)), dtype=np.float64)
+    computed = np.broadcast_to(computed, points.truth.shape)
+    return float(np.mean(ulp_bits(computed, points.truth, points.dtype)))
 
 
 def corpus(kind: str) -> list[dict[str, Any]]:

@@ -19,11 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from common import CORPORA
+from common import CORPORA, kernel_bits
 
 import eqsat
-from eqsat.accuracy.measure import Sample, assumed_domain, sample, ulp_bits
+from eqsat.accuracy.measure import assumed_domain, sample
 from eqsat.codegen.numpy import COSTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,14 +30,6 @@ from tests.verbs.test_fuzz_semantics import random_case
 
 HELD_OUT_SEED = 1  # compile measures on seed 0's points
 FAST = eqsat.Limits(seconds=0.3, nodes=400)  # the fuzz tests' limits, for the random cases
-
-
-def _bits(expr: eqsat.Expr, names: list[str], points: Sample) -> float:
-    kernel = eqsat.compile(expr, names, dtype=points.dtype, optimize=None)
-    with np.errstate(all="ignore"):
-        computed = np.asarray(kernel(*(points.values[n] for n in names)), dtype=np.float64)
-    computed = np.broadcast_to(computed, points.truth.shape)
-    return float(np.mean(ulp_bits(computed, points.truth, points.dtype)))
 
 
 def _row(label: str, expr: eqsat.Expr, domain: object, dtype: str, points: int,
@@ -56,8 +47,8 @@ def _row(label: str, expr: eqsat.Expr, domain: object, dtype: str, points: int,
     kernel = eqsat.compile(expr, names, dtype=dtype, limits=limits, domain=domain)
     elapsed = (time.perf_counter() - start) * 1000
     cheapest = eqsat.simplify(expr, cost="dag", costs=COSTS, limits=limits)
-    row = (_bits(expr, names, measured), _bits(cheapest, names, measured),
-           _bits(kernel.outputs[0], names, measured), elapsed)
+    row = (kernel_bits(expr, names, measured), kernel_bits(cheapest, names, measured),
+           kernel_bits(kernel.outputs[0], names, measured), elapsed)
     print(f"{label[:34]:34} {dtype:8} {row[0]:7.2f} {row[1]:9.2f} {row[2]:7.2f} {row[3]:8.0f}  "
           f"{str(kernel.outputs[0])[:60]}")
     return row

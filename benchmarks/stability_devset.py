@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 import eqsat
+from eqsat.term.printing import abbreviated
 
 Problem = tuple[str, dict[str, tuple[float, float]]]  # the input, each variable's range
 
@@ -151,20 +152,28 @@ def main() -> None:
     options.add_argument("--seed", type=int, default=0)
     args = options.parse_args()
     eqsat.stabilize("log(1 + x)")  # compile the engine before timing
+    report(problems(args.per_family, args.seed), args.points, verbose=True)
+
+
+def report(listed: list[tuple[str, str, dict[str, tuple[float, float]]]], points: int,
+           verbose: bool) -> None:
+    """Stabilize each problem; print each row (verbose) and the summaries by family."""
     rows: list[tuple[str, float, float, float]] = []
-    print(f"{'input':52} {'before':>7} {'after':>7} {'ms':>7}  result")
-    for family, text, ranges in problems(args.per_family, args.seed):
+    if verbose:
+        print(f"{'input':52} {'before':>7} {'after':>7} {'ms':>7}  result")
+    for family, text, ranges in listed:
         start = time.perf_counter()
         try:
-            found = eqsat.stabilize_report(text, ranges, points=args.points)
+            found = eqsat.stabilize_report(text, ranges, points=points)
         except eqsat.EqsatError as error:
             print(f"{text[:52]:52} error: {error}")
             continue
         elapsed = (time.perf_counter() - start) * 1000
         rows.append((family, found.bits_before, found.bits_after, elapsed))
-        print(f"{text[:52]:52} {found.bits_before:7.2f} {found.bits_after:7.2f} "
-              f"{elapsed:7.0f}  {eqsat.term.printing.abbreviated(found.expr, width=60)}")
-    print()
+        if verbose:
+            print(f"{text[:52]:52} {found.bits_before:7.2f} {found.bits_after:7.2f} "
+                  f"{elapsed:7.0f}  {abbreviated(found.expr, width=60)}")
+    print("generated problems (benchmarks/stability_devset.py):" if not verbose else "")
     for family in FAMILIES:
         print(_summary(family, [r for r in rows if r[0] == family]))
     print(_summary("all", rows) + " (target: 85% improved, median at most 1000 ms)")
