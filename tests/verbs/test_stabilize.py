@@ -43,6 +43,8 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("(x + e)^(1/3) - x^(1/3)", {"x": (1, 100), "e": (1e-15, 1e-9)}),  # cbrt-conjugate
     ("x^3/y^3", {"x": (1e100, 1e200), "y": (1e100, 1e200)}),  # pow-quotient
     ("exp(x)/(exp(x + y) + 1)", {"x": (400, 700), "y": (400, 700)}),  # divide-through
+    # complex division's real part over every float: hypot-squared, square-split
+    ("(a*c + b*d)/(c*c + d*d)", None),
 ])
 def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
