@@ -223,8 +223,11 @@ def run_demo() -> None:
         print(f"  {text:26} ->  {stable.expr!s:28} {stable.bits_before:5.1f} -> "
               f"{stable.bits_after:4.1f} bits{where}")
     regime = stabilize_report("1/x - 1/tan(x)", "x != 0")  # a series near 0, guarded
+    lines = regime.regime_lines()  # (none where the time limit ended the search first)
+    shown = f"in regimes:\n    {regime.expr}\n    ({lines[0]})" if lines else \
+        f"without regimes (stopped: {regime.report.stop_reason}):\n    {regime.expr}"
     print(f"  {'1/x - 1/tan(x)':26} ->  {regime.bits_before:.1f} -> {regime.bits_after:.1f} bits "
-          f"on x != 0, in regimes:\n    {regime.expr}\n    ({regime.regime_lines()[0]})")
+          f"on x != 0, {shown}")
 
     _heading("compile: one NumPy line per shared subterm, run over cache-sized tiles in threads")
     kernel = compile(["exp(x) - 1 + sin(x)*y", "sin(x)^2*y"], optimize="stabilize")
