@@ -127,7 +127,9 @@ def guarded(approximation: Approximation, original: Expr, fallback: Expr, points
     if agrees(float_at(far, points.dtype)):  # everywhere it was tried
         return Guarded(approximation.expr, math.inf, (-largest, largest))
     for _ in range(TRUST_STEPS):  # near agrees, far does not
-        if abs(far - near) <= 1 or backstop.passed():
+        low, high = sorted((float_at(near, points.dtype), float_at(far, points.dtype)))
+        # closer than the shortening below needs: a few steps past the exponent, not 60
+        if abs(far - near) <= 1 or high <= low * (1 + SHORTENING / 4) or backstop.passed():
             break
         middle = (near + far) // 2
         near, far = (middle, far) if agrees(float_at(middle, points.dtype)) else (near, middle)
