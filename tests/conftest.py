@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
 from pathlib import Path
 
 import mpmath
@@ -71,10 +72,13 @@ def assert_equivalent(original: Expr, result: Expr, points: int = 60, needed: in
 
 @pytest.fixture
 def egglog_calls(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every command a test's queries send to egglog (none are sent: each is recorded)."""
-    from eqsat.egraph import engine, session
+    """Every command a test's queries send to egglog (none are sent: each is recorded). The
+    test gets a cache of engines of its own: an engine built while commands are not sent would
+    hold declarations egglog never saw, and fail the tests after it ("Unbound function")."""
+    from eqsat.egraph import engine, per_thread, session
 
     calls: list[object] = []
     for module in (engine, session):
         monkeypatch.setattr(module, "run_commands", lambda *args: calls.append(args))
+    monkeypatch.setattr(per_thread, "_per_thread", threading.local())
     return calls
