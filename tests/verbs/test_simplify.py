@@ -194,6 +194,8 @@ def test_everyday_queries_build_no_egraph(egglog_calls: list[object], query: Any
     # it gives (1 - x^2)^(-1/2), cheaper but shown as the same answer: no e-graph
     (lambda: eqsat.simplify("1/sqrt(1 - x^2)"), "1/sqrt(1 - x^2)"),
     (lambda: eqsat.diff("asin(x)", "x"), "1/sqrt(1 - x^2)"),
+    # a * a^b with a bound to 5 by sqrt(5): no product of the other factors is 5
+    (lambda: eqsat.simplify("2*b*sqrt(5)"), "2*b*sqrt(5)"),
 ])
 def test_an_undecided_guard_leading_to_the_same_answer_builds_no_egraph(
         egglog_calls: list[object], query: Any, answer: str) -> None:

@@ -307,7 +307,11 @@ def _match_operands(op: str, patterns: list[View], terms: list[View], binding: V
         for found in _bind(first_name, term, binding):
             yield from _match_operands(op, variables[1:], terms[:index] + terms[index + 1:],
                                        found, steps, leftovers)
-    if len(terms) > len(variables):  # it takes a sub-sum (product) of several operands
+    bound = binding.get(first_name)
+    if len(terms) > len(variables) and (bound is None or bound.op != "num"):
+        # it takes a sub-sum (product) of several operands; not where it is bound to a
+        # number: numbers are folded into one operand, and the others are not numbers (a
+        # product of them that rules make a number, as x*x^-1, is those rules' match)
         for found in _bind(first_name, None, binding):
             yield from _match_operands(op, variables[1:], terms[len(variables):], found,
                                        steps, True)
