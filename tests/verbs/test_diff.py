@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -292,3 +293,13 @@ def test_an_input_is_cleaned_before_differentiating_only_where_it_matters(
     monkeypatch.setattr(module, "simplify_report", counted)
     assert str(eqsat.diff(text, "x")) == expected
     assert bool(quick) == cleaned
+
+
+def test_a_users_shrinking_rule_decides_the_cleanup_too(tmp_path: Path) -> None:
+    from eqsat.verbs.simplify import nothing_to_clean
+
+    mine = tmp_path / "mine.rules"
+    mine.write_text("[simplify]\nmy-exp: sinh(a) + cosh(a) => exp(a)\n")
+    assert not nothing_to_clean(parse("sinh(x) + cosh(x)"), [mine])  # it matches as written
+    assert nothing_to_clean(parse("exp(3*x)*sin(x)"), [mine])
+    assert str(eqsat.diff("sinh(x) + cosh(x)", "x", rules=[mine])) == "exp(x)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import islice
@@ -199,18 +199,20 @@ class _Query:
             return (cost < before or (ties and cost == before)) and \
                 display_order(found) != shown
 
+        def what_ifs(made: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
+            # guards decided by interval analysis too, as the e-graph's sign analysis would;
+            # those it leaves open followed as if they held: a what-if, never an answer
+            return rewrites(made, rules, bounded=True, assumed=True)
+
         used: set[str] = set()
-        # (guards decided by interval analysis too, as the e-graph's sign analysis would;
-        # those it leaves open followed as if they held: a what-if, never an answer)
-        for name, expanded in rewrites(term, expansions, True, True):  # each site, then a
-            used.add(name)                                      # shrinking rule
+        for name, expanded in what_ifs(term, expansions):  # each site, then a shrinking rule
+            used.add(name)
             if any(cheaper(made, name in guarded) for made in
-                   [expanded, *(made for _, made in rewrites(expanded, shrinking, True, True))]):
+                   [expanded, *(made for _, made in what_ifs(expanded, shrinking))]):
                 return False
         chained = term  # and every site in turn, as cosh(x) + sinh(x) needs for exp(x)
         for _ in range(MAX_CHAINED_EXPANSIONS):
-            chained = next((made for _, made in rewrites(chained, expansions, True, True)),
-                           chained)
+            chained = next((made for _, made in what_ifs(chained, expansions)), chained)
             if cheaper(chained):
                 return False
         return used == set(names)  # each rule was followed where it matches
@@ -354,7 +356,10 @@ def nothing_to_clean(term: Expr, rules: Sequence[str | Path] = ()) -> bool:
                 any(arg.args and is_rational_node(arg) and not in_lowest_terms(arg)
                     for arg in node.args):
             return False
-    return untouched(term, _indexes(list(rules), ("simplify",)).shrinking_left)
+    # (a user's rules: their left sides alone, not every index a query builds)
+    sides = left_sides(r for r in engine(rules).rules.rules if r.ruleset == "simplify" and
+                       r.shrinks) if rules else _shipped_indexes(("simplify",)).shrinking_left
+    return untouched(term, sides)
 
 
 def _call_at_symbol(term: Expr) -> str | None:
