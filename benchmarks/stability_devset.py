@@ -23,7 +23,9 @@ from collections.abc import Callable
 import eqsat
 from eqsat.term.printing import abbreviated
 
-Problem = tuple[str, dict[str, tuple[float, float]]]  # the input, each variable's range
+Ranges = dict[str, tuple[float, float]]
+Problem = tuple[str, Ranges]  # the input, each variable's range
+Listed = tuple[str, str, Ranges]  # its family, the input, the ranges of its variables
 
 # inner expressions u of x (and y), positive on the ranges below
 INNER = ["x", "2*x", "x/3", "x^2", "x*y", "x + y", "3*x + 1", "sqrt(x)", "x^3"]
@@ -128,7 +130,7 @@ FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
 }
 
 
-def problems(per_family: int, seed: int) -> list[tuple[str, str, dict[str, tuple[float, float]]]]:
+def problems(per_family: int, seed: int) -> list[Listed]:
     """(family, input, ranges of the variables it has), per_family distinct inputs each."""
     found = []
     for name, make in FAMILIES.items():
@@ -155,8 +157,7 @@ def main() -> None:
     report(problems(args.per_family, args.seed), args.points, verbose=True)
 
 
-def report(listed: list[tuple[str, str, dict[str, tuple[float, float]]]], points: int,
-           verbose: bool) -> None:
+def report(listed: list[Listed], points: int, verbose: bool) -> None:
     """Stabilize each problem; print each row (verbose) and the summaries by family."""
     rows: list[tuple[str, float, float, float]] = []
     if verbose:
