@@ -99,7 +99,7 @@ def true_value(expr: Expr, point: Mapping[str, float], dtype: str) -> float | No
     top = TRUTH_DIGITS[-1]
     digits = TRUTH_DIGITS[0]
     while True:
-        spreads: list[mpmath.mpf] = []
+        spreads: list[float] = []
         exact = reference(expr, values, digits, spreads=spreads)
         if exact is None:
             undefined += 1

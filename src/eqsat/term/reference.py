@@ -3,6 +3,7 @@ numeric check compares with, and the digits a value hides."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -37,38 +38,45 @@ def _derivative(node: Expr, values: Mapping[str, mpmath.mpf]) -> mpmath.mpf | No
 
 
 _ROUGH = 64  # bits for a magnitude that only a comparison or a count of digits reads
+_DIGITS_PER_BIT = math.log10(2)
 
 
-def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[mpmath.mpf]:
-    """How many digits a node's value hides, as ratios 10^k: a sum or difference spans its
-    operands and result (cancellation, or a small operand absorbed by a large one; infinite
-    when it cancels to exactly 0); exp(a), cos(a), ... near a = 0 hide a (or a^2) under 1."""
+def _digits(ratio_exponent: float) -> float:
+    """The decimal digits of a ratio 2^k, given k (binary exponents: mpmath.mag)."""
+    return ratio_exponent * _DIGITS_PER_BIT
+
+
+def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[float]:
+    """How many digits a node's value hides (within a digit: read from binary exponents): a
+    sum or difference spans its operands and result (cancellation, or a small operand
+    absorbed by a large one; infinite when it cancels to exactly 0); exp(a), cos(a), ...
+    near a = 0 hide a (or a^2) under 1."""
     if op in ("add", "sub"):
-        sizes = [abs(a) for a in args if a] + ([abs(result)] if result else [])
+        sizes = [mpmath.mag(a) for a in args if a] + ([mpmath.mag(result)] if result else [])
         if not result:
-            return [mpmath.inf] if sizes else []
-        return [max(sizes) / min(sizes)]
+            return [math.inf] if sizes else []
+        return [_digits(max(sizes) - min(sizes))]
     if op in OPS and OPS[op].absorbs and args[0] and abs(args[0]) < 1:
-        return [1 / abs(args[0]) ** OPS[op].absorbs]
+        return [_digits(-OPS[op].absorbs * mpmath.mag(args[0]))]
     if op == "log1mexp" and args[0] < -1:  # log(1 - exp(a)): exp(a) under 1
-        return [mpmath.exp(-args[0])]
+        return [min(float(-args[0]), 1e300) * math.log10(math.e)]
     if op == "logaddexp" and result and abs(result) < 1:  # log(1 + small)
-        return [1 / abs(result)]
+        return [_digits(-mpmath.mag(result))]
     if op == "pow" and args[0] > 0 and args[1]:
         with mpmath.workprec(_ROUGH):
             shift = abs(args[1] * mpmath.log(args[0]))
-            return [1 / shift] if 0 < shift < 1 else []
+            return [_digits(-mpmath.mag(shift))] if 0 < shift < 1 else []
     return []
 
 
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
 
 
-def digits_needed(spreads: list[mpmath.mpf], kept: float, top: float) -> float:
+def digits_needed(spreads: list[float], kept: float, top: float) -> float:
     """The working digits that leave every node `kept` digits beyond what it hides (its
-    spread from reference(); a total cancellation asks for top); spreads past top cannot be
-    resolved and are left out (0 where there are none)."""
-    wanted = [float(mpmath.log10(r)) + kept if mpmath.isfinite(r) else top for r in spreads]
+    spread from reference(), in digits; a total cancellation asks for top); spreads past top
+    cannot be resolved and are left out (0 where there are none)."""
+    wanted = [d + kept if math.isfinite(d) else top for d in spreads]
     return max((w for w in wanted if w <= top), default=0.0)
 
 
@@ -92,14 +100,14 @@ def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
 
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
               max_magnitude: int | None = None,
-              spreads: list[mpmath.mpf] | None = None) -> mpmath.mpf | None:
+              spreads: list[float] | None = None) -> mpmath.mpf | None:
     """The exact-enough real value at a point, or None where expr is undefined or not finite
     (or astronomically large: see _astronomical).
 
     With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
     absolute rounding error could then swamp a result that cancels down to a small number.
-    With `spreads` (a list), it receives for each node a ratio 10^k that says the node
-    needs about k more digits than the float result: see _spreads.
+    With `spreads` (a list), it receives for each node the k digits more than the float
+    result that the node needs: see _spreads.
     """
     done: dict[Expr, mpmath.mpf] = {}
     bound = mpmath.mpf(10) ** max_magnitude if max_magnitude is not None else None

@@ -54,7 +54,7 @@ def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None
     top = max(TOP_DIGITS, 8 * (digits + GUARD_DIGITS))
     working = digits + GUARD_DIGITS
     while True:
-        spreads: list[mpmath.mpf] = []
+        spreads: list[float] = []
         value = reference(constant, {}, working, spreads=spreads)
         if value is None:
             raise EvaluationError(f"{constant} is undefined or not finite")
