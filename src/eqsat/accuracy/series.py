@@ -28,7 +28,7 @@ from .measure import Domain, Sample, bits_at, inside, narrowed, sample, sample_a
 
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms
 MAX_NODES = 60  # larger inputs are not expanded (their coefficients grow too fast)
-SERIES_WORK = 20_000  # coefficient operations all the expansions of one input may spend
+SERIES_WORK = 5_000  # coefficient operations (and nodes expanded) an input's expansions spend
 POINTS = ("0", "+inf", "-inf")
 TRUST_BITS = 2.0  # bits of error a series may have where it stands in for the expression
 TRUST_ROWS = 8  # sampled values of the other variables its radius is checked at

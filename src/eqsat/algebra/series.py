@@ -25,6 +25,7 @@ from ..limits.budget import Backstop
 
 PRECISION = 8  # exponents known past the leading one, unless an allowance says more
 MAX_COEFFICIENT_OPS = 400  # a coefficient larger than this stops an expansion
+WRITTEN_PER_OP = 2  # ... and one whose unexpanded form has more than this many nodes per op
 MAX_PRODUCT_TERMS = 2000  # terms of a product of two coefficients, expanded
 FLAT = Fraction(10**6)  # the order of a part smaller than every power of t, as exp(-1/t)
 LOG_T = sympy.Dummy("log_t")  # log(t) inside a coefficient
@@ -117,6 +118,11 @@ def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
     for power, value in coefficients.items():
         if power >= order:
             continue
+        # expanding costs time by the size of what is expanded, more than by the result
+        written = _nodes(value, WRITTEN_PER_OP * _largest())
+        if written > WRITTEN_PER_OP * _largest():
+            raise NoSeries("a coefficient grew too large")
+        _spend(found, written)
         value = _lowest_terms(value) if exact else sympy.expand(value)
         if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
             raise NoSeries("a coefficient is infinite")
@@ -125,13 +131,28 @@ def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
         size = sympy.count_ops(value)
         if size > _largest():
             raise NoSeries("a coefficient grew too large")
-        if found is not None:
-            found.work -= size + 1
-            if found.work < 0:
-                raise NoSeries("the series' work budget is spent")
+        _spend(found, size + 1)
         if value != 0 and not (exact and _is_zero(value)):
             kept[power] = value
     return Series(kept, order)
+
+
+def _spend(found: Allowance | None, work: int) -> None:
+    """Pay work from the allowance (NoSeries when it is spent)."""
+    if found is not None:
+        found.work -= work
+        if found.work < 0:
+            raise NoSeries("the series' work budget is spent")
+
+
+def _nodes(value: Any, cap: int) -> int:
+    """The nodes of a SymPy expression as written, counted up to cap + 1."""
+    count, stack = 0, [value]
+    while stack and count <= cap:
+        node = stack.pop()
+        count += 1
+        stack.extend(getattr(node, "args", ()))
+    return count
 
 
 def _lowest_terms(value: Any) -> Any:
