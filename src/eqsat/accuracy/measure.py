@@ -1,4 +1,4 @@
-"""Herbie's measure of accuracy: bits of error of a float evaluation against mpmath's truth."""
+"""Herbie's measure of accuracy: bits of error of a float evaluation against the true value."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import EqsatError
 from ..limits.budget import Backstop
+from ..term.balls import NoBall, decided_value
 from ..term.expr import Expr
 from ..term.numeric import evaluate
 from ..term.reference import digits_needed, reference
@@ -87,9 +88,39 @@ def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") ->
 
 def true_value(expr: Expr, point: Mapping[str, float], dtype: str) -> float | None:
     """The true value rounded to dtype; None where it is undefined or not finite in dtype.
+    By arb balls (term/balls.py), raised in precision until both ends of the ball round to
+    the same float (None where no precision does); by mpmath for a term with an op that has
+    no ball (truth_by_mpmath)."""
+    try:
+        found: float | None = decided_value(expr, point, lambda ball: _rounding(ball, dtype))
+        return found
+    except NoBall:
+        return truth_by_mpmath(expr, point, dtype)
+
+
+def _rounding(ball: Any, dtype: str) -> tuple[bool, float | None]:
+    """Whether the ball decides the value rounded to dtype (every value in it rounds to the
+    same float, or every one is past the largest: not finite), and that value."""
+    if not ball.is_finite():
+        return False, None
+    low, high = (_rounded(_exactly(end), dtype) for end in (ball.lower(), ball.upper()))
+    if low is None and high is None:  # both past the largest float: decided if on one side
+        return bool(ball > 0 or ball < 0), None
+    return low is not None and low == high, high
+
+
+def _exactly(end: Any) -> mpmath.mpf:
+    """An exact arb (a ball's end) as an mpmath number, exactly."""
+    man, exp = (int(part) for part in end.man_exp())
+    with mpmath.workprec(max(man.bit_length(), 1) + 1):
+        return mpmath.ldexp(mpmath.mpf(man), exp)
+
+
+def truth_by_mpmath(expr: Expr, point: Mapping[str, float], dtype: str) -> float | None:
+    """true_value by mpmath's reference (term/reference.py).
 
     The precision is raised until every node keeps 25 digits beyond what it hides (see
-    numeric._spreads): exp(x) - 1 at x = 1e-200, or exp(a) at a = 1e-291 under a log, needs
+    reference._spreads): exp(x) - 1 at x = 1e-200, or exp(a) at a = 1e-291 under a log, needs
     more than 200 or 291. A spread beyond the highest precision (exp(-1e300) absorbed by 1)
     cannot be resolved and is ignored; a total cancellation is resolved at the highest
     precision (x - x stays 0). A point undefined at two precisions is undefined.

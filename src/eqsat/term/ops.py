@@ -166,6 +166,9 @@ class Op:
     bounds: Callable[..., Any] | None = None  # its values' interval from its operands' (bounds.py)
     signs: tuple[SignRule, ...] = ()  # sign facts case by case, beyond `sign`
     integral: bool = False  # an integer wherever its operands are integers
+    # the op on python-flint arb balls (term/balls.py): a ball holding the true value, NaN
+    # where these balls cannot decide it, None where it is undefined for certain
+    ball: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         if self.defined:  # its domain in words, from the data
@@ -201,6 +204,56 @@ def _log1mexp(a: mpmath.mpf) -> mpmath.mpf:
     return mpmath.log(-mpmath.expm1(a))
 
 
+def _flint() -> Any:
+    import flint  # (only when balls are asked for: importing it takes 50 ms)
+
+    return flint
+
+
+def _ball_truth(certain: bool, certainly_not: bool, like: Any) -> Any:
+    """A comparison of balls: 1 or 0 where they decide it, else NaN."""
+    kind = type(like)
+    return kind(1) if certain else kind(0) if certainly_not else kind.nan()
+
+
+def _ball_div(a: Any, b: Any) -> Any:
+    return None if b.is_zero() else a / b
+
+
+def _ball_pow(a: Any, b: Any) -> Any:
+    """a^b as mpmath.power takes it in the reals: any base to an integer (0 to a negative
+    one is undefined), else a positive base (0 to a positive power is 0)."""
+    if b.is_exact() and b.is_integer():
+        n = int(b.unique_fmpz())
+        return None if n < 0 and a.is_zero() else _ball_integer_power(a, n)
+    if a > 0:
+        return a ** b
+    if a < 0 or (a.is_zero() and b < 0):
+        return None
+    return type(a)(0) if a.is_zero() and b > 0 else type(a).nan()
+
+
+def _ball_integer_power(a: Any, n: int) -> Any:
+    """a^n by squaring (arb's own power gives NaN for a ball around 0, any n)."""
+    result, factor, k = type(a)(1), a, abs(n)
+    while k:
+        if k & 1:
+            result *= factor
+        k >>= 1
+        if k:
+            factor *= factor
+    return 1 / result if n < 0 else result
+
+
+def _ball_sign(a: Any) -> Any:
+    kind = type(a)
+    return kind(1) if a > 0 else kind(-1) if a < 0 else kind(0) if a.is_zero() else kind.nan()
+
+
+def _ball_where(c: Any, a: Any, b: Any) -> Any:
+    return a if c != 0 else b if c.is_zero() else type(a).nan()
+
+
 _P_EQUATION, _P_COMPARE, _P_ADD, _P_MUL, _P_NEG, _P_POW = 1, 5, 10, 20, 25, 30
 
 ROWS: list[Op] = [
@@ -209,55 +262,67 @@ ROWS: list[Op] = [
        precedence=_P_ADD, derivative="diff(a, x) + diff(b, x)", numpy_cost=1,
        fold=Fold(("+",), operator.add),
        bounds=lambda a, b: a + b,
-       signs=_SUM_SIGNS, integral=True),
+       signs=_SUM_SIGNS, integral=True,
+       ball=lambda a, b: a + b),
     Op("sub", 2, OpKind.INFIX, lambda a, b: a - b, "np.subtract", ("", ""), 10, symbol="-",
        precedence=_P_ADD, derivative="diff(a, x) - diff(b, x)", numpy_cost=1,
        fold=Fold(("-",), operator.sub),
        bounds=lambda a, b: a - b,
-       signs=_DIFFERENCE_SIGNS, integral=True),
+       signs=_DIFFERENCE_SIGNS, integral=True,
+       ball=lambda a, b: a - b),
     Op("mul", 2, OpKind.INFIX, lambda a, b: a * b, "np.multiply", ("", ""), 11, symbol="*",
        precedence=_P_MUL, derivative="diff(a, x)*b + a*diff(b, x)", numpy_cost=1,
        fold=Fold(("*",), operator.mul),
        bounds=lambda a, b: a * b,
-       signs=_PRODUCT_SIGNS, integral=True),
+       signs=_PRODUCT_SIGNS, integral=True,
+       ball=lambda a, b: a * b),
     Op("div", 2, OpKind.INFIX, lambda a, b: a / b, "np.divide", ("", ""), 10, "denominator != 0",
        symbol="/", precedence=_P_MUL, derivative="(diff(a, x)*b - a*diff(b, x))/b^2",
        numpy_cost=1,
        fold=Fold(("/",), _divided, divides=True),
        bounds=divided,
-       signs=_PRODUCT_SIGNS),
+       signs=_PRODUCT_SIGNS,
+       ball=_ball_div),
     Op("pow", 2, OpKind.INFIX, mpmath.power, "np.power", ("powf", "pow"), 11,
        "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW,
        numpy_cost=3,
        fold=Fold(("pow",), _power),
        exponential=True,
        bounds=powered,
-       signs=_POWER_SIGNS),
+       signs=_POWER_SIGNS,
+       ball=_ball_pow),
     Op("neg", 1, OpKind.PREFIX, lambda a: -a, "np.negative", ("", ""), 10, symbol="-",
        precedence=_P_NEG, derivative="-diff(a, x)", numpy_cost=0.7,
        fold=Fold(("neg",), operator.neg, small=False),
        bounds=lambda a: -a,
-       signs=_NEGATED_SIGNS, integral=True),
+       signs=_NEGATED_SIGNS, integral=True,
+       ball=lambda a: -a),
     # comparisons: 1 where true, 0 where false; piecewise constant, so their derivative is 0
     # wherever it exists
     Op("lt", 2, OpKind.INFIX, lambda a, b: _truth(a < b), "np.less", ("", ""), 10, symbol="<",
        precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
-       fold=Fold(("<", ">="), operator.lt, small=False, compare=True)),
+       fold=Fold(("<", ">="), operator.lt, small=False, compare=True),
+       ball=lambda a, b: _ball_truth(a < b, a >= b, a)),
     Op("le", 2, OpKind.INFIX, lambda a, b: _truth(a <= b), "np.less_equal", ("", ""), 10,
        symbol="<=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
-       fold=Fold(("<=", ">"), operator.le, small=False, compare=True)),
+       fold=Fold(("<=", ">"), operator.le, small=False, compare=True),
+       ball=lambda a, b: _ball_truth(a <= b, a > b, a)),
     Op("gt", 2, OpKind.INFIX, lambda a, b: _truth(a > b), "np.greater", ("", ""), 10, symbol=">",
        precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
-       fold=Fold((">", "<="), operator.gt, small=False, compare=True)),
+       fold=Fold((">", "<="), operator.gt, small=False, compare=True),
+       ball=lambda a, b: _ball_truth(a > b, a <= b, a)),
     Op("ge", 2, OpKind.INFIX, lambda a, b: _truth(a >= b), "np.greater_equal", ("", ""), 10,
        symbol=">=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
-       fold=Fold((">=", "<"), operator.ge, small=False, compare=True)),
+       fold=Fold((">=", "<"), operator.ge, small=False, compare=True),
+       ball=lambda a, b: _ball_truth(a >= b, a < b, a)),
     Op("eq", 2, OpKind.INFIX, lambda a, b: _truth(a == b), "np.equal", ("", ""), 10, symbol="==",
        precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
-       fold=Fold(("=", "!="), operator.eq, small=False, compare=True)),
+       fold=Fold(("=", "!="), operator.eq, small=False, compare=True),
+       ball=lambda a, b: _ball_truth(a == b, a != b, a)),
     Op("ne", 2, OpKind.INFIX, lambda a, b: _truth(a != b), "np.not_equal", ("", ""), 10,
        symbol="!=", precedence=_P_COMPARE, derivative="0", numpy_cost=0.6,
-       fold=Fold(("!=", "="), operator.ne, small=False, compare=True)),
+       fold=Fold(("!=", "="), operator.ne, small=False, compare=True),
+       ball=lambda a, b: _ball_truth(a != b, a == b, a)),
     # an equation `lhs = rhs`: a statement to solve, not a value
     Op("equation", 2, OpKind.RELATION, None, "", ("", ""), 10, "not a value", symbol="=",
        precedence=_P_EQUATION),
@@ -266,128 +331,158 @@ ROWS: list[Op] = [
        derivative="diff(a, x)/(2*sqrt(a))", sympy="sqrt", numpy_cost=2.5,
        defined=(("ge", 0),),
        bounds=clipped(0, iv.sqrt),
-       signs=(((None,), "NonNeg"), (("Pos",), "Pos"))),
+       signs=(((None,), "NonNeg"), (("Pos",), "Pos")),
+       ball=lambda a: a.sqrt()),
     Op("exp", 1, OpKind.FUNCTION, mpmath.exp, "np.exp", ("expf", "exp"), 20,
        derivative="exp(a)*diff(a, x)", sympy="exp", sign=Sign.POSITIVE, numpy_cost=1.8,
        absorbs=1, exponential=True,
-       bounds=iv.exp),
+       bounds=iv.exp,
+       ball=lambda a: a.exp()),
     Op("log", 1, OpKind.FUNCTION, mpmath.log, "np.log", ("logf", "log"), 20,
        derivative="diff(a, x)/a", sympy="log", latex="\\log", numpy_cost=1.8,
        defined=(("gt", 0),),
-       bounds=clipped(0, iv.log)),
+       bounds=clipped(0, iv.log),
+       ball=lambda a: a.log()),
     Op("sin", 1, OpKind.FUNCTION, mpmath.sin, "np.sin", ("sinf", "sin"), 20,
        derivative="cos(a)*diff(a, x)", sympy="sin", latex="\\sin", numpy_cost=19,
        periodic=True,
-       bounds=iv.sin),
+       bounds=iv.sin,
+       ball=lambda a: a.sin()),
     Op("cos", 1, OpKind.FUNCTION, mpmath.cos, "np.cos", ("cosf", "cos"), 20,
        derivative="-sin(a)*diff(a, x)", sympy="cos", latex="\\cos", numpy_cost=20,
        absorbs=2, periodic=True,
-       bounds=iv.cos),
+       bounds=iv.cos,
+       ball=lambda a: a.cos()),
     Op("tan", 1, OpKind.FUNCTION, mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0",
        derivative="(1 + tan(a)^2)*diff(a, x)", sympy="tan", latex="\\tan", numpy_cost=3,
-       periodic=True),
+       periodic=True,
+       ball=lambda a: a.tan()),
     Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20,
        derivative="diff(a, x)/sqrt(1 - a^2)", sympy="asin", latex="\\arcsin",
        sign=Sign.KEEPS_SIGN, numpy_cost=12,
-       defined=(("ge", -1), ("le", 1))),
+       defined=(("ge", -1), ("le", 1)),
+       ball=lambda a: a.asin()),
     Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20,
        derivative="-diff(a, x)/sqrt(1 - a^2)", sympy="acos", latex="\\arccos", numpy_cost=13,
        defined=(("ge", -1), ("le", 1)), absorbs=1,
-       signs=(((None,), "NonNeg"),)),
+       signs=(((None,), "NonNeg"),),
+       ball=lambda a: a.acos()),
     Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20,
        derivative="diff(a, x)/(1 + a^2)", sympy="atan", latex="\\arctan", sign=Sign.KEEPS_SIGN,
        numpy_cost=2.7,
-       bounds=monotone(mpmath.atan)),
+       bounds=monotone(mpmath.atan),
+       ball=lambda a: a.atan()),
     Op("atan2", 2, OpKind.FUNCTION, mpmath.atan2, "np.arctan2", ("atan2f", "atan2"), 20,
        "not both 0", derivative="(b*diff(a, x) - a*diff(b, x))/(a^2 + b^2)", sympy="atan2",
-       numpy_cost=5),
+       numpy_cost=5,
+       ball=lambda a, b: type(a).atan2(a, b)),
     Op("sinh", 1, OpKind.FUNCTION, mpmath.sinh, "np.sinh", ("sinhf", "sinh"), 20,
        derivative="cosh(a)*diff(a, x)", sympy="sinh", latex="\\sinh", sign=Sign.KEEPS_SIGN,
        numpy_cost=2.6,
        exponential=True,
-       bounds=monotone(mpmath.sinh)),
+       bounds=monotone(mpmath.sinh),
+       ball=lambda a: a.sinh()),
     Op("cosh", 1, OpKind.FUNCTION, mpmath.cosh, "np.cosh", ("coshf", "cosh"), 20,
        derivative="sinh(a)*diff(a, x)", sympy="cosh", latex="\\cosh", sign=Sign.POSITIVE,
        numpy_cost=2.1,
-       absorbs=2, exponential=True),
+       absorbs=2, exponential=True,
+       ball=lambda a: a.cosh()),
     Op("tanh", 1, OpKind.FUNCTION, mpmath.tanh, "np.tanh", ("tanhf", "tanh"), 20,
        derivative="(1 - tanh(a)^2)*diff(a, x)", sympy="tanh", latex="\\tanh",
        sign=Sign.KEEPS_SIGN, numpy_cost=3.8,
        exponential=True,
-       bounds=monotone(mpmath.tanh)),
+       bounds=monotone(mpmath.tanh),
+       ball=lambda a: a.tanh()),
     Op("asinh", 1, OpKind.FUNCTION, mpmath.asinh, "np.arcsinh", ("asinhf", "asinh"), 20,
        derivative="diff(a, x)/sqrt(a^2 + 1)", sympy="asinh", sign=Sign.KEEPS_SIGN,
        numpy_cost=4.6,
-       bounds=monotone(mpmath.asinh)),
+       bounds=monotone(mpmath.asinh),
+       ball=lambda a: a.asinh()),
     Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20,
        derivative="diff(a, x)/sqrt(a^2 - 1)", sympy="acosh", numpy_cost=14.5,
        defined=(("ge", 1),),
-       signs=(((None,), "NonNeg"),)),
+       signs=(((None,), "NonNeg"),),
+       ball=lambda a: a.acosh()),
     Op("atanh", 1, OpKind.FUNCTION, mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
        derivative="diff(a, x)/(1 - a^2)", sympy="atanh", sign=Sign.KEEPS_SIGN,
        numpy_cost=11,
-       defined=(("gt", -1), ("lt", 1))),
+       defined=(("gt", -1), ("lt", 1)),
+       ball=lambda a: a.atanh()),
     Op("abs", 1, OpKind.FUNCTION, mpmath.fabs, "np.abs", ("fabsf", "fabs"), 12,
        derivative="sign(a)*diff(a, x)", sympy="Abs", numpy_cost=0.6,
        fold=Fold(("abs",), abs, small=False),
        bounds=absolute,
-       signs=(((None,), "NonNeg"), (("NonZero",), "Pos")), integral=True),
+       signs=(((None,), "NonNeg"), (("NonZero",), "Pos")), integral=True,
+       ball=abs),
     Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12,
        derivative="0", sympy="sign", numpy_cost=0.6,
-       signs=_SIGN_OF_SIGNS),
+       signs=_SIGN_OF_SIGNS,
+       ball=_ball_sign),
     Op("log1p", 1, OpKind.FUNCTION, mpmath.log1p, "np.log1p", ("log1pf", "log1p"), 20,
        derivative="diff(a, x)/(1 + a)", defined_as="log(1 + a)", sign=Sign.KEEPS_SIGN,
        numpy_cost=2.5,
        defined=(("gt", -1),),
-       bounds=clipped(-1, iv.log1p)),
+       bounds=clipped(-1, iv.log1p),
+       ball=lambda a: a.log1p()),
     Op("expm1", 1, OpKind.FUNCTION, mpmath.expm1, "np.expm1", ("expm1f", "expm1"), 20,
        derivative="exp(a)*diff(a, x)", defined_as="exp(a) - 1", sign=Sign.KEEPS_SIGN,
        numpy_cost=3.1,
        exponential=True,
-       bounds=monotone(mpmath.expm1)),  # (iv.expm1 of a wide interval takes 0.2 s)
+       bounds=monotone(mpmath.expm1),  # (iv.expm1 of a wide interval takes 0.2 s)
+       ball=lambda a: a.expm1()),
     Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20,
        derivative="(a*diff(a, x) + b*diff(b, x))/hypot(a, b)", defined_as="sqrt(a^2 + b^2)",
        numpy_cost=35,
-       signs=(((None, None), "NonNeg"),)),
+       signs=(((None, None), "NonNeg"),),
+       ball=lambda a, b: (a * a + b * b).sqrt()),
     Op("erf", 1, OpKind.FUNCTION, mpmath.erf, "erf", ("erff", "erf"), 20,
        derivative="2/sqrt(pi)*exp(-a^2)*diff(a, x)", sympy="erf", sign=Sign.KEEPS_SIGN,
        numpy_cost=200,
-       bounds=monotone(mpmath.erf)),
+       bounds=monotone(mpmath.erf),
+       ball=lambda a: a.erf()),
     Op("erfc", 1, OpKind.FUNCTION, mpmath.erfc, "erfc", ("erfcf", "erfc"), 20,
        derivative="-2/sqrt(pi)*exp(-a^2)*diff(a, x)", sympy="erfc", sign=Sign.POSITIVE,
        numpy_cost=200,
        absorbs=1, exponential=True,
-       bounds=monotone(mpmath.erfc, increasing=False)),
+       bounds=monotone(mpmath.erfc, increasing=False),
+       ball=lambda a: a.erfc()),
     Op("sigmoid", 1, OpKind.FUNCTION, lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
        ("eqsat_sigmoidf", "eqsat_sigmoid"), 20,
        derivative="sigmoid(a)*(1 - sigmoid(a))*diff(a, x)", defined_as="1/(1 + exp(-a))",
        sign=Sign.POSITIVE, numpy_cost=40,
-       absorbs=1, exponential=True),
+       absorbs=1, exponential=True,
+       ball=lambda a: 1 / (1 + (-a).exp())),
     Op("softplus", 1, OpKind.FUNCTION, lambda a: mpmath.log1p(mpmath.exp(a)), "softplus",
        ("eqsat_softplusf", "eqsat_softplus"), 20, derivative="sigmoid(a)*diff(a, x)",
        defined_as="log(1 + exp(a))", sign=Sign.POSITIVE, numpy_cost=36,
-       absorbs=1, exponential=True),
+       absorbs=1, exponential=True,
+       ball=lambda a: a.exp().log1p()),
     Op("log1mexp", 1, OpKind.FUNCTION, _log1mexp, "log1mexp",
        ("eqsat_log1mexpf", "eqsat_log1mexp"), 20, derivative="-diff(a, x)/expm1(-a)",
        defined_as="log(1 - exp(a))", numpy_cost=19,
-       defined=(("lt", 0),), exponential=True),
+       defined=(("lt", 0),), exponential=True,
+       ball=lambda a: (-a.expm1()).log()),
     Op("logaddexp", 2, OpKind.FUNCTION, lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
        "np.logaddexp", ("eqsat_logaddexpf", "eqsat_logaddexp"), 20,
        derivative="sigmoid(a - b)*diff(a, x) + sigmoid(b - a)*diff(b, x)",
        defined_as="log(exp(a) + exp(b))", numpy_cost=36,
-       exponential=True),
+       exponential=True,
+       ball=lambda a, b: (a.exp() + b.exp()).log()),
     Op("min", 2, OpKind.FUNCTION, min, "np.minimum", ("fminf", "fmin"), 12,
        derivative="where(a < b, diff(a, x), diff(b, x))", sympy="Min", latex="\\min",
        numpy_cost=1,
        fold=Fold(("min",), min),
-       signs=_MIN_SIGNS, integral=True),
+       signs=_MIN_SIGNS, integral=True,
+       ball=lambda a, b: a.min(b)),
     Op("max", 2, OpKind.FUNCTION, max, "np.maximum", ("fmaxf", "fmax"), 12,
        derivative="where(a > b, diff(a, x), diff(b, x))", sympy="Max", latex="\\max",
        numpy_cost=1,
        fold=Fold(("max",), max),
-       signs=_MAX_SIGNS, integral=True),
+       signs=_MAX_SIGNS, integral=True,
+       ball=lambda a, b: a.max(b)),
     Op("where", 3, OpKind.FUNCTION, _where, "np.where", ("", ""), 12,
-       derivative="where(c, diff(a, x), diff(b, x))", numpy_cost=1.8),
+       derivative="where(c, diff(a, x), diff(b, x))", numpy_cost=1.8,
+       ball=_ball_where),
     # the derivative of the first argument in the second (a symbol); rules push it inward
     # and its prohibitive cost keeps it out of every extracted result
     Op("diff", 2, OpKind.OPERATOR, None, "", ("", ""), 100_000,
@@ -421,9 +516,11 @@ ROWS: list[Op] = [
     Op("sum_to", 2, OpKind.TENSOR, None, "sum_to", ("", ""), 12, "all reals"),
     # irrational constants stay symbolic
     Op("pi", 0, OpKind.CONSTANT, lambda: +mpmath.pi, "np.pi", ("", ""), 10, latex="\\pi",
-       sympy="pi", sign=Sign.POSITIVE, numpy_cost=0),
+       sympy="pi", sign=Sign.POSITIVE, numpy_cost=0,
+       ball=lambda: _flint().arb.pi()),
     Op("E", 0, OpKind.CONSTANT, lambda: mpmath.e + 0, "np.e", ("", ""), 10, latex="e",
-       sympy="E", sign=Sign.POSITIVE, numpy_cost=0),
+       sympy="E", sign=Sign.POSITIVE, numpy_cost=0,
+       ball=lambda: _flint().arb.const_e()),
     # what series and limit give that is not a real number (the verbs that take values refuse
     # it): infinity, and an order term, the terms a series leaves out (each as small as O's
     # argument near the point where that vanishes)
