@@ -234,7 +234,11 @@ def _ball_pow(a: Any, b: Any) -> Any:
 
 
 def _ball_integer_power(a: Any, n: int) -> Any:
-    """a^n by squaring (arb's own power gives NaN for a ball around 0, any n)."""
+    """a^n by squaring (arb's own power gives NaN for a ball around 0, any n); a huge n (a
+    float such as 1e195 is an integer) as exp(n log|a|), its sign by n's parity."""
+    if abs(n) > 2**16 and not a.is_zero():
+        magnitude = (abs(a).log() * n).exp()  # (NaN where the ball holds 0: undecided)
+        return -magnitude if n % 2 and a < 0 else magnitude
     result, factor, k = type(a)(1), a, abs(n)
     while k:
         if k & 1:
