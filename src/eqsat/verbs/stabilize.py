@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..accuracy import series
+from ..accuracy.localize import local_errors
 from ..accuracy.measure import (
     Domain,
     Sample,
@@ -21,6 +22,7 @@ from ..accuracy.measure import (
     mean_bits,
     narrowed_ranges,
     sample,
+    sample_at,
     sign_ranges,
 )
 from ..accuracy.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
@@ -44,6 +46,9 @@ from .simplify import simplify
 
 RULESETS = ("simplify", "stability")
 ROUNDS = 3  # fresh e-graphs, each from the most accurate form of the one before
+LOCATIONS = 3  # operations stabilized alone after them, the worst first (see _localized)
+LOCAL_BITS = 1.0  # ... of those that lose more than this many bits by themselves
+FAR_BITS, CLOSE_BITS = 20, 8  # see _wrong_somewhere
 
 
 @dataclass(frozen=True)
@@ -162,6 +167,11 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     if leading is not None and better(leading, best, min(best.bits, before)):
         again = in_rounds(leading, one_round, budget, ROUNDS, total)
         best = again if better(again, leading, min(leading.bits, before)) else leading
+    # the operations that still lose bits by themselves, each searched alone
+    best, localized = _localized(best, rules, budget.left(), points_, model, ranges, stop,
+                                 min(best.bits, before))
+    tried += len(localized)
+    forms.update((c.expr, c.bits) for c in localized)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     best = _with_regimes(best, forms, start, domain, points_, seed, stop)
@@ -191,6 +201,51 @@ def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Samp
     if shown_bits <= found.bits:
         found = Candidate(shown, shown_bits, model.tree_cost(shown))
     return found, measured, report
+
+
+def _localized(best: Candidate, rules: Iterable[str | Path], limits: Limits, points: Sample,
+               model: CostModel, ranges: Mapping[str, tuple[float, float]], stop: Backstop,
+               floor: float) -> tuple[Candidate, list[Candidate]]:
+    """A step of Herbie's main loop: the operations of the best form that lose the most bits
+    by themselves (localize.py; up to LOCATIONS of them, more than LOCAL_BITS each), each
+    stabilized alone, a fresh e-graph of that subterm searched on its own true values (one
+    of the whole stops at its node limit before it reaches them in a large term), and put
+    back wherever the whole is then better, and nowhere wrong (_wrong_somewhere). Returns
+    the best and every whole measured."""
+    measured: list[Candidate] = []
+    for bits, location in local_errors(best.expr, points)[:LOCATIONS]:
+        if bits <= LOCAL_BITS or stop.passed():
+            break
+        own = _own_sample(location, points)
+        if location == best.expr or own is None:  # (the whole was searched as a whole)
+            continue
+        found, _, report = _round(location, rules, limits, own, model, ranges, stop)
+        if report.stop_reason == StopReason.TIME:
+            stop.cut = True
+        whole = best.expr.subs({location: found.expr})
+        if whole == best.expr:
+            continue
+        candidate = Candidate(whole, mean_bits(whole, points), model.tree_cost(whole))
+        measured.append(candidate)
+        if better(candidate, best, floor) and not _wrong_somewhere(whole, best.expr, points):
+            best, floor = candidate, min(floor, candidate.bits)
+    return best, measured
+
+
+def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
+    """Whether the form is far off (FAR_BITS) at a point where the one it would replace was
+    close (CLOSE_BITS): a wrong answer there, however much better on average (a subterm
+    scaled by hypot(c, d) against overflow can underflow where the input did not)."""
+    with np.errstate(all="ignore"):
+        return bool(np.any((bits_at(form, points) > FAR_BITS) &
+                           (bits_at(replaced, points) < CLOSE_BITS)))
+
+
+def _own_sample(term: Expr, points: Sample) -> Sample | None:
+    """The sample's points where the subterm has a finite true value, with that value."""
+    names = sorted(s.name for s in term.free_symbols())
+    return sample_at(term, [{n: float(points.values[n][i]) for n in names}
+                            for i in range(points.size)], points.dtype)
 
 
 def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,

@@ -1,0 +1,56 @@
+"""Herbie's localization: where in a term the bits are lost. An operation's local error is
+its float result on its operands' true values against its own true value: 1 - cos(x) at a
+tiny x loses every bit there, however exact cos(x) is, and the rest of the term is then
+searched with the rest of the budget."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..term.expr import Expr, make, symbol
+from ..term.numeric import evaluate
+from ..term.sampling import DTYPES
+from ..term.walks import postorder
+from .measure import Sample, true_value, ulp_bits
+
+LOCAL_POINTS = 64  # points of the sample the local errors are measured at (the first ones)
+
+
+def local_errors(expr: Expr, points: Sample, most: int = LOCAL_POINTS
+                 ) -> list[tuple[float, Expr]]:
+    """Each operation of the term (a distinct subterm with operands) with the mean bits it
+    loses by itself at the sample's first `most` points (those where it and its operands
+    have a finite true value), the worst first; ties in the order of the term."""
+    count = min(points.size, most)
+    at = [{name: float(values[i]) for name, values in points.values.items()}
+          for i in range(count)]
+    float_type = DTYPES[points.dtype][0]
+    truth: dict[Expr, np.ndarray] = {}
+    found: list[tuple[float, int, Expr]] = []
+    for position, node in enumerate(postorder(expr)):
+        truth[node] = np.array([_truth(node, point, points.dtype) for point in at],
+                               dtype=float_type)
+        if not node.args:
+            continue
+        operands = [symbol(f"_{k}") for k in range(len(node.args))]
+        with np.errstate(all="ignore"):
+            computed = evaluate(make(node.op, *operands),
+                                {o.name: truth[a] for o, a in zip(operands, node.args,
+                                                                   strict=True)})
+        computed = np.broadcast_to(np.asarray(computed, dtype=float_type), (count,))
+        known = np.isfinite(truth[node])
+        for a in node.args:
+            known &= np.isfinite(truth[a])
+        if np.any(known):
+            bits = ulp_bits(computed[known], truth[node][known], points.dtype)
+            found.append((float(np.mean(bits)), position, node))
+    found.sort(key=lambda f: (-f[0], f[1]))
+    return [(bits, node) for bits, _, node in found]
+
+
+def _truth(node: Expr, point: dict[str, float], dtype: str) -> float:
+    """The node's true value at the point, NaN where it has none."""
+    if node.is_symbol:
+        return point[node.name]
+    value = true_value(node, {s.name: point[s.name] for s in node.free_symbols()}, dtype)
+    return np.nan if value is None else value

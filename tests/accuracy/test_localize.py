@@ -1,0 +1,32 @@
+"""Localization: each operation's own loss of bits, its float result on its operands' true
+values against its own true value."""
+
+from __future__ import annotations
+
+import eqsat
+from eqsat.accuracy.localize import local_errors
+from eqsat.accuracy.measure import sample
+
+
+def test_the_operations_that_cancel_come_first() -> None:
+    expr = eqsat.parse("(1 - cos(x))/x^2*exp(y) + (exp(y) - 1)/y")
+    points = sample(expr, {"x": (1e-9, 1e-5), "y": (1e-12, 1e-6)}, 128)
+    ranked = local_errors(expr, points)
+    assert [str(node) for _, node in ranked[:2]] == ["1 - cos(x)", "exp(y) - 1"]
+    assert ranked[0][0] > 40 and ranked[1][0] > 20
+    assert all(bits < 1 for bits, _ in ranked[2:])  # the rest round once, or nearly
+
+
+def test_an_accurate_term_loses_no_bits_anywhere() -> None:
+    expr = eqsat.parse("exp(x)*sin(y) + sqrt(x^2 + 1)")
+    points = sample(expr, {"x": (-3, 3), "y": (-3, 3)}, 64)
+    assert all(bits < 1 for bits, _ in local_errors(expr, points))
+
+
+def test_points_where_an_operand_is_undefined_are_left_out() -> None:
+    """log(x) is undefined for x < 0: where(x > 0, log(x), x) is defined everywhere, and
+    its log loses nothing at the points where it has a value."""
+    expr = eqsat.parse("where(x > 0, log(x), x)")
+    points = sample(expr, {"x": (-2, 2)}, 64)
+    ranked = dict((str(node), bits) for bits, node in local_errors(expr, points))
+    assert ranked["log(x)"] < 1
