@@ -4,10 +4,11 @@ Each family is a pattern of lost accuracy with random parts (a function, an inne
 expression, a shift, the size of the range), drawn with a fixed seed: cancellation
 f(u + e) - f(u) for small e, g(u + 1) - g(u) for large u, log/exp compositions near 0 and at
 large magnitudes, products and quotients of exponentials and powers whose intermediates
-overflow, log-sum-exp of two to four terms with shifted arguments, and the log of a
-difference of exponentials. A rule that only fixes one public case does not move these
-figures. Per case: mean bits of error before and after on the same points, and the time
-stabilize took.
+overflow, log-sum-exp of two to four terms with shifted arguments, the log of a
+difference of exponentials, and two near-0 or cancellation problems (divided by what makes
+them small) inside one larger expression. A rule that only fixes one public case does not
+move these figures. Per case: mean bits of error before and after on the same points, and
+the time stabilize took.
 
     python benchmarks/stability_devset.py [--per-family 8] [--points 256] [--seed 0]
 """
@@ -118,6 +119,24 @@ def log_difference(rng: random.Random) -> Problem:
     return shape.format(u=u, c=c), {"x": span, "y": (1.0, 2.0)}
 
 
+def embedded(rng: random.Random) -> Problem:
+    """Two problems (near 0, or cancellation), each divided by what makes it small (a
+    difference quotient, a relative difference), in variables of their own, weighted by
+    smooth functions of a third and added: a larger term whose e-graph stops at its node
+    limit before it reaches both parts."""
+    parts, ranges = [], {"z": (0.5, 2.0)}
+    for names in ({"x": "x", "y": "y", "e": "e"}, {"x": "w", "y": "v", "e": "d"}):
+        family = rng.choice([near_zero, cancellation])
+        text, given = family(rng)
+        small = "e" if family is cancellation else "x"
+        renamed = {eqsat.symbol(k): eqsat.symbol(v) for k, v in names.items()}
+        parts.append(str(eqsat.parse(f"({text})/{small}").subs(renamed)))
+        ranges.update({names[k]: r for k, r in given.items()})
+    a, b = rng.sample(["exp(z)", "cos(z)", "z^2 + 1", "sqrt(z)", "1/(z + 2)", "atan(z)",
+                       "log(z + 2)", "z/(z + 1)"], 2)
+    return f"({a})*({parts[0]}) + ({b})*({parts[1]})", ranges
+
+
 FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "cancellation f(u + e) - f(u)": cancellation,
     "near difference g(u + c) - g(u)": near_difference,
@@ -127,6 +146,7 @@ FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "overflowing powers": power_overflow,
     "log-sum-exp of 2-4 terms": log_sum_exp,
     "log of a difference of exponentials": log_difference,
+    "embedded in a larger expression": embedded,
 }
 
 
