@@ -113,7 +113,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                      seed: int = 0) -> Stabilized:
     """Saturate with the [simplify] and [stability] rules, then search the e-graph for the
     form with the fewest bits of error on sampled points (ties go to the cheaper). Never
-    less accurate than the input on those points: it is the first candidate. Runs in
+    less accurate than the input on those points (it is the first candidate), and at none
+    of them far off where the input was close (see _wrong_somewhere). Runs in
     rounds, each from the best form so far, while a round improves and stops on a limit
     (the time limit covers all rounds).
 
@@ -174,6 +175,10 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     forms.update((c.expr, c.bits) for c in localized)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
+    if _wrong_somewhere(best.expr, start, points_):  # the most accurate that nowhere is
+        best = next(Candidate(f, bits, model.tree_cost(f)) for f, bits in
+                    sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
+                    if bits <= before and not _wrong_somewhere(f, start, points_))
     best = _with_regimes(best, forms, start, domain, points_, seed, stop)
     if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
         total.stop_reason = StopReason.TIME
