@@ -13,21 +13,25 @@ from ..term.sampling import DTYPES
 from ..term.walks import postorder
 from .measure import Sample, true_value, ulp_bits
 
-LOCAL_POINTS = 64  # points of the sample the local errors are measured at (the first ones)
+LOCAL_POINTS = 64  # points of the sample the local errors are measured at (the first ones),
+LOCAL_TRUTHS = 4096  # ... fewer where its subterms' true values would be more than this
+MIN_POINTS = 8
 
 
 def local_errors(expr: Expr, points: Sample, most: int = LOCAL_POINTS
                  ) -> list[tuple[float, Expr]]:
     """Each operation of the term (a distinct subterm with operands) with the mean bits it
-    loses by itself at the sample's first `most` points (those where it and its operands
-    have a finite true value), the worst first; ties in the order of the term."""
-    count = min(points.size, most)
+    loses by itself at the sample's first `most` points, or as many as LOCAL_TRUTHS true
+    values allow (at least MIN_POINTS), of those where it and its operands have a finite
+    true value; the worst first, ties in the order of the term."""
+    nodes = postorder(expr)
+    count = min(points.size, most, max(MIN_POINTS, LOCAL_TRUTHS // len(nodes)))
     at = [{name: float(values[i]) for name, values in points.values.items()}
           for i in range(count)]
     float_type = DTYPES[points.dtype][0]
     truth: dict[Expr, np.ndarray] = {}
     found: list[tuple[float, int, Expr]] = []
-    for position, node in enumerate(postorder(expr)):
+    for position, node in enumerate(nodes):
         truth[node] = np.array([_truth(node, point, points.dtype) for point in at],
                                dtype=float_type)
         if not node.args:

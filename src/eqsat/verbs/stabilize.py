@@ -218,6 +218,8 @@ def _localized(best: Candidate, rules: Iterable[str | Path], limits: Limits, poi
     back wherever the whole is then better, and nowhere wrong (_wrong_somewhere). Returns
     the best and every whole measured."""
     measured: list[Candidate] = []
+    if best.bits <= LOCAL_BITS:  # (too little left to gain to be worth the searches)
+        return best, measured
     for bits, location in local_errors(best.expr, points)[:LOCATIONS]:
         if bits <= LOCAL_BITS or stop.passed():
             break
