@@ -65,6 +65,21 @@ def test_the_operations_that_lose_bits_are_stabilized_alone(expr: str, domain: o
     assert_equivalent(parse(expr), result.expr, digits=400)
 
 
+def test_a_large_term_measures_fewer_candidates() -> None:
+    """Measuring a candidate takes time in proportion to its size: the search measures at
+    most MEASURED_NODES nodes' worth of them a round (work, not the clock, bounds it)."""
+    from eqsat.accuracy.search import MEASURED_NODES
+    from eqsat.term.walks import postorder
+    from eqsat.verbs.stabilize import LOCATIONS, ROUNDS
+
+    expr = parse(" + ".join(f"(exp(x*{k}) - 1)*sin(y + {k})" for k in range(1, 40)))
+    result = eqsat.stabilize_report(expr, {"x": (1e-9, 1e-5), "y": (0.5, 2)}, points=64,
+                                    limits=eqsat.Limits(seconds=120))
+    per_round = MEASURED_NODES // len(postorder(expr))
+    assert result.candidates <= (ROUNDS + 1) * per_round + LOCATIONS + 8, result.candidates
+    assert result.bits_after < result.bits_before - 4
+
+
 def test_one_minus_cos_and_the_report() -> None:
     result = eqsat.stabilize_report("1 - cos(x)", "-0.01 <= x <= 0.01")
     assert result.bits_before > 20 and result.bits_after < 1

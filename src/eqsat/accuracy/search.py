@@ -10,9 +10,13 @@ from ..extract.cost import CostModel
 from ..extract.tree import CycleError, Node, TreeExtractor, build_term
 from ..limits.budget import Backstop, Snapshot
 from ..term.expr import Expr
+from ..term.walks import postorder
 from .measure import Sample, mean_bits
 
 TIE = 0.1  # mean bits of error closer than this are a tie, which the cheaper form wins
+MEASURED = 400  # candidates a search measures, at most
+MEASURED_NODES = 24_000  # ... and at most this many nodes of them (a candidate's time
+MIN_MEASURED = 16  # follows its size: a 400-node sum measures 60), but at least these
 
 
 def better(candidate: Candidate, best: Candidate, floor: float) -> bool:
@@ -30,12 +34,13 @@ class Candidate:
 
 
 def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, points: Sample,
-                  model: CostModel, budget: int = 400, backstop: Backstop | None = None
+                  model: CostModel, budget: int = MEASURED, backstop: Backstop | None = None
                   ) -> tuple[Candidate, list[Candidate]]:
     """Start from the cheapest term; try every other e-node of each e-class the current
     term uses (top down), keeping a change when it is better (fewer bits, or a tie and
-    cheaper); repeat until no change helps, the budget of measured candidates is spent, or
-    the backstop's time runs out. Returns the best and every candidate measured."""
+    cheaper); repeat until no change helps, the budget of measured candidates (fewer for a
+    large term: MEASURED_NODES) is spent, or the backstop's time runs out. Returns the best
+    and every candidate measured."""
     stop = backstop or Backstop(math.inf)
     choices: dict[int, Node] = {}
     seen: dict[Expr, Candidate] = {}
@@ -51,6 +56,7 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
 
     best = measure(choices)
     assert best is not None  # the cheapest term has no cycle
+    budget = min(budget, max(MIN_MEASURED, MEASURED_NODES // len(postorder(best.expr))))
     floor = best.bits
     improved = True
     while improved and len(seen) < budget and not stop.passed():
