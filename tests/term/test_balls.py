@@ -126,3 +126,4 @@ def test_precision_grows_only_as_far_as_the_rounding_needs() -> None:
 def test_terms_with_an_op_without_a_ball_go_to_mpmath() -> None:
     expr = eqsat.parse("diff(x^3, x)")
     assert true_value(expr, {"x": 2.0}, "float64") == pytest.approx(12.0, rel=1e-12)
+

@@ -5,6 +5,7 @@ and arguments like exp(1e270), fast where mpmath takes milliseconds (reference.p
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,9 @@ _ASTRONOMICAL_DIGITS = 308  # reference._astronomical's bound: 10^308
 # ops whose value at two identical operands is known whatever they are: balls forget that
 # both are one value (pi - pi is a ball around 0, pi < pi undecided), so these are read off
 _SAME_OPERANDS = {"sub": 0, "lt": 0, "gt": 0, "ne": 0, "le": 1, "ge": 1, "eq": 1}
+
+
+_ONE_PRECISION = threading.Lock()
 
 
 class NoBall(Exception):
@@ -37,7 +41,9 @@ def decided_value(expr: Expr, point: Mapping[str, float],
     import flint  # (50 ms to import: only when a true value is asked for)
 
     for bits in BITS:
-        with flint.ctx.workprec(bits):  # (a ball's ends, too, are read at it)
+        # (a ball's ends, too, are read at it; python-flint's precision is one for the
+        # process: another thread's would change this one's balls, and what they decide)
+        with _ONE_PRECISION, flint.ctx.workprec(bits):
             ball = _ball(expr, point, flint.arb)
             if ball is None:
                 return None
