@@ -20,9 +20,7 @@ _ASTRONOMICAL_DIGITS = 308  # reference._astronomical's bound: 10^308
 # ops whose value at two identical operands is known whatever they are: balls forget that
 # both are one value (pi - pi is a ball around 0, pi < pi undecided), so these are read off
 _SAME_OPERANDS = {"sub": 0, "lt": 0, "gt": 0, "ne": 0, "le": 1, "ge": 1, "eq": 1}
-
-
-_ONE_PRECISION = threading.Lock()
+_ONE_PRECISION = threading.Lock()  # python-flint's working precision (see decided_value)
 
 
 class NoBall(Exception):
