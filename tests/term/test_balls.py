@@ -127,3 +127,9 @@ def test_terms_with_an_op_without_a_ball_go_to_mpmath() -> None:
     expr = eqsat.parse("diff(x^3, x)")
     assert true_value(expr, {"x": 2.0}, "float64") == pytest.approx(12.0, rel=1e-12)
 
+
+
+def test_a_value_no_precision_decides_is_said_so() -> None:
+    """sqrt(sin(pi)): sin(pi) is a ball around 0 at every precision, on sqrt's edge."""
+    with pytest.raises(eqsat.EqsatError, match="6400 bits decide"):
+        eqsat.stabilize("sqrt(sin(pi)) + x")

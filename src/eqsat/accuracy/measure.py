@@ -372,7 +372,9 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
         if len(truth) == points or (backstop is not None and truth and backstop.passed()):
             break
     if not truth:
-        raise EqsatError(f"no sampled point has a finite true value of {expr} in the domain")
+        raise EqsatError(f"no sampled point has a finite true value of {expr} in the domain "
+                         "(or one that 6400 bits decide: a value on the very edge of a "
+                         "domain, as sqrt(sin(pi)), is not known)")
     float_type = DTYPES[dtype][0]
     return Sample({n: np.array(v, dtype=float_type) for n, v in kept.items()},
                   np.array(truth, dtype=float_type), dtype)
