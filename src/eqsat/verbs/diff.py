@@ -51,6 +51,10 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
             continue
         derivative, report = differentiate(current, symbol_, rules)
         total.absorb(report)
+        if any(variable_in(derivative, later) not in derivative.free_symbols()
+               for later in order[done + 1:]):  # (simplifying adds no symbol)
+            current = number(0)  # a later derivative is in a symbol it has none of
+            break
         if settled_at_a_symbol(derivative, rules):  # (cos(x))
             current = derivative
             continue
