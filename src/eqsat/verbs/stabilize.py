@@ -223,8 +223,10 @@ def _localized(best: Candidate, rules: Iterable[str | Path], limits: Limits, poi
     for bits, location in local_errors(best.expr, points)[:LOCATIONS]:
         if bits <= LOCAL_BITS or stop.passed():
             break
+        if location == best.expr:  # (the whole was searched as a whole)
+            continue
         own = _own_sample(location, points)
-        if location == best.expr or own is None:  # (the whole was searched as a whole)
+        if own is None:
             continue
         found, _, report = _round(location, rules, limits, own, model, ranges, stop)
         if report.stop_reason == StopReason.TIME:
