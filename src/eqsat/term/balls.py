@@ -5,18 +5,22 @@ and arguments like exp(1e270), fast where mpmath takes milliseconds (reference.p
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .ops import OPS
+from .reference import astronomical
 from .walks import postorder
 
 if TYPE_CHECKING:
     from .expr import Expr
 
 BITS = (96, 192, 384, 768, 1536, 3072, 6400)  # precisions tried in turn (the last ~ 1920 digits)
-_ASTRONOMICAL_DIGITS = 308  # reference._astronomical's bound: 10^308
+# each relation of an op's `defined` (its operand ge 0, ...), and the comparison that breaks it
+_VIOLATED = {"ge": operator.lt, "gt": operator.le, "le": operator.gt, "lt": operator.ge}
 # ops whose value at two identical operands is known whatever they are: balls forget that
 # both are one value (pi - pi is a ball around 0, pi < pi undecided), so these are read off
 _SAME_OPERANDS = {"sub": 0, "lt": 0, "gt": 0, "ne": 0, "le": 1, "ge": 1, "eq": 1}
@@ -31,7 +35,7 @@ def decided_value(expr: Expr, point: Mapping[str, float],
                   decide: Callable[[Any], tuple[bool, Any]]) -> Any:
     """decide(ball) -> (decided, answer) at each precision of BITS in turn, until it decides;
     None where the term is undefined at the point for certain (an operand outside an op's
-    domain, a division by exactly 0, or astronomically large: see reference._astronomical),
+    domain, a division by exactly 0, or astronomically large: see reference.astronomical),
     and where no precision decides: a value that no 6400 bits resolve (on the edge of a
     domain, as sqrt(sin(pi)), or 1 - 1/(1 + exp(-1e154)) raised to 1e173) is not known, and
     a point where it is not known says nothing about an error. NoBall where an op has no
@@ -65,7 +69,8 @@ def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
             if spec.ball is None:
                 raise NoBall(f"{node.op} has no ball form")
             args = [done[a] for a in node.args]
-            if _outside(spec.defined, args) or _astronomical(node.op, args, arb):
+            if _outside(spec.defined, args) or \
+                    astronomical(node.op, args, _beyond_floats(arb), lambda v: v.log()):
                 return None
             if node.op in _SAME_OPERANDS and node.args[0] == node.args[1]:
                 result = arb(_SAME_OPERANDS[node.op])
@@ -77,22 +82,10 @@ def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
 
 def _outside(defined: tuple[tuple[str, int], ...], args: list[Any]) -> bool:
     """Whether the operand lies outside the op's domain for certain."""
-    if not defined:
-        return False
-    a = args[0]
-    return any({"ge": a < bound, "gt": a <= bound, "le": a > bound, "lt": a >= bound}[relation]
-               for relation, bound in defined)
+    return any(_VIOLATED[relation](args[0], bound) for relation, bound in defined)
 
 
-def _astronomical(op: str, args: list[Any], arb: Any) -> bool:
-    """reference._astronomical, decided on balls (where they cannot decide it, not)."""
-    spec = OPS[op]
-    if not (spec.periodic or spec.exponential):
-        return False
-    huge = arb(10) ** _ASTRONOMICAL_DIGITS
-    if spec.periodic:
-        return bool(abs(args[0]) > huge)
-    if op == "pow":
-        base, exponent = (abs(a) for a in args)
-        return bool(exponent > huge or (base > 1 and exponent * base.log() > huge))
-    return any(abs(a) > huge for a in args)
+@cache
+def _beyond_floats(arb: Any) -> Any:
+    """10^308, exactly (reference.ASTRONOMICAL as a ball)."""
+    return arb(10**308)

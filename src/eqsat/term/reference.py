@@ -4,8 +4,8 @@ numeric check compares with, and the digits a value hides."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 
@@ -80,29 +80,34 @@ def digits_needed(spreads: list[float], kept: float, top: float) -> float:
     return max((w for w in wanted if w <= top), default=0.0)
 
 
-def _astronomical(op: str, args: list[mpmath.mpf]) -> bool:
+def astronomical(op: str, args: list[Any], huge: Any, log: Callable[[Any], Any]) -> bool:
     """Whether an exponential's or a periodic function's argument is beyond every float
     (exp(exp(exp(20))) has the argument 10^(2*10^8); sin(exp(x)) at x = 10^5 needs pi to
     43,000 digits): mpmath would take minutes or more on it, and no float input can produce
-    it. Such points count as not finite."""
+    it. Such points count as not finite. Decided on mpmath's numbers (huge: ASTRONOMICAL) or
+    on arb balls (balls.py: where those cannot tell, not)."""
     spec = OPS.get(op)
     if spec is not None and spec.periodic:
-        return bool(abs(args[0]) > ASTRONOMICAL)
+        return bool(abs(args[0]) > huge)
     if spec is None or not spec.exponential:  # (mpmath takes minutes, or runs out of
         return False  # memory, on sigmoid(10^(10^13)), tanh and erfc alike)
     if op == "pow":
-        base, exponent = args
-        with mpmath.workprec(_ROUGH):
-            return bool(abs(exponent) > ASTRONOMICAL or
-                        (abs(base) > 1 and abs(exponent) * mpmath.log(abs(base)) > ASTRONOMICAL))
-    return any(abs(a) > ASTRONOMICAL for a in args)
+        base, exponent = (abs(a) for a in args)
+        return bool(exponent > huge or (base > 1 and exponent * log(base) > huge))
+    return any(abs(a) > huge for a in args)
+
+
+def _rough_log(value: mpmath.mpf) -> mpmath.mpf:
+    """A logarithm that only a comparison of magnitudes reads."""
+    with mpmath.workprec(_ROUGH):
+        return mpmath.log(value)
 
 
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
               max_magnitude: int | None = None,
               spreads: list[float] | None = None) -> mpmath.mpf | None:
     """The exact-enough real value at a point, or None where expr is undefined or not finite
-    (or astronomically large: see _astronomical).
+    (or astronomically large: see astronomical).
 
     With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
     absolute rounding error could then swamp a result that cancels down to a small number.
@@ -125,7 +130,7 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
                 function = OPS[node.op].reference
                 if function is None:
                     raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
-                if _astronomical(node.op, [done[a] for a in node.args]):
+                if astronomical(node.op, [done[a] for a in node.args], ASTRONOMICAL, _rough_log):
                     return None
                 try:
                     result = function(*(done[a] for a in node.args))
