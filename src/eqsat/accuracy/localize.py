@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..term.expr import Expr, make, symbol
-from ..term.numeric import evaluate
+from ..term.expr import Expr
+from ..term.numeric import numpy_function
 from ..term.sampling import DTYPES
 from ..term.walks import postorder
 from .measure import Sample, true_value, ulp_bits
@@ -36,11 +36,8 @@ def local_errors(expr: Expr, points: Sample, most: int = LOCAL_POINTS
                                dtype=float_type)
         if not node.args:
             continue
-        operands = [symbol(f"_{k}") for k in range(len(node.args))]
         with np.errstate(all="ignore"):
-            computed = evaluate(make(node.op, *operands),
-                                {o.name: truth[a] for o, a in zip(operands, node.args,
-                                                                   strict=True)})
+            computed = numpy_function(node.op)(*(truth[a] for a in node.args))
         computed = np.broadcast_to(np.asarray(computed, dtype=float_type), (count,))
         known = np.isfinite(truth[node])
         for a in node.args:
