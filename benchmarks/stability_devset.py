@@ -11,6 +11,7 @@ move these figures. Per case: mean bits of error before and after on the same po
 the time stabilize took.
 
     python benchmarks/stability_devset.py [--per-family 8] [--points 256] [--seed 0]
+                                          [--locations 0]
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Callable
 
 import eqsat
 from eqsat.term.printing import abbreviated
+from eqsat.verbs import stabilize as stabilize_module
 
 Ranges = dict[str, tuple[float, float]]
 Problem = tuple[str, Ranges]  # the input, each variable's range
@@ -172,7 +174,11 @@ def main() -> None:
     options.add_argument("--per-family", type=int, default=8)
     options.add_argument("--points", type=int, default=256)
     options.add_argument("--seed", type=int, default=0)
+    options.add_argument("--locations", type=int, default=None,
+                         help="operations stabilize localizes (0: none, to see what it adds)")
     args = options.parse_args()
+    if args.locations is not None:  # an ablation of stabilize's localization step
+        stabilize_module.LOCATIONS = args.locations
     eqsat.stabilize("log(1 + x)")  # compile the engine before timing
     report(problems(args.per_family, args.seed), args.points, verbose=True)
 
@@ -208,8 +214,10 @@ def _summary(label: str, rows: list[tuple[str, float, float, float]]) -> str:
     improved = sum(before - after >= 4 for _, before, after, _ in inaccurate)
     share = 100 * improved / max(len(inaccurate), 1)
     median = statistics.median(r[3] for r in rows) if rows else 0.0
+    after = statistics.mean(r[2] for r in rows) if rows else 0.0
     return (f"{label:36} {len(rows):3} cases, {len(inaccurate):3} with > 4 bits of error, "
-            f"{improved:3} improved by >= 4 bits ({share:3.0f}%); median {median:5.0f} ms")
+            f"{improved:3} improved by >= 4 bits ({share:3.0f}%); mean after {after:5.2f} "
+            f"bits; median {median:5.0f} ms")
 
 
 if __name__ == "__main__":
