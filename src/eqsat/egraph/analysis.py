@@ -7,6 +7,7 @@ from fractions import Fraction
 from egglog import bindings
 
 from ..encoding import commands as t
+from ..encoding.shape_analysis import SHAPE_RULESET
 from ..limits.budget import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
 from ..rules.guards import SIGN_FACTS
 from ..term.ops import ROWS, Sign
@@ -202,6 +203,15 @@ def folding() -> t.Term:
     look = t.call("run", t.var(CONTRADICTION_RULESET))
     fold = t.call("run", t.var(FOLD_RULESET), t.var(":until"), contradicted())
     return t.call("saturate", t.call("seq", look, fold))
+
+
+def saturated(free_vars: bool, tensor: bool, folding_too: bool = True) -> t.Term:
+    """Saturate the analyses guards consult (free-variable sets where some guard of the
+    rulesets run asks `free of`; shapes for tensor queries), constant folding first."""
+    names = [SIGN_RULESET, *([FREE_VARS_RULESET] if free_vars else []),
+             *([SHAPE_RULESET] if tensor else [])]
+    steps = [folding()] if folding_too else []
+    return t.call("seq", *steps, *(t.call("saturate", t.call("run", t.var(n))) for n in names))
 
 
 def rules(free_vars: bool) -> list[object]:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from egglog import bindings
 
 from ..encoding import commands as t
-from ..encoding import shape_analysis
 from ..encoding.shape_analysis import ShapeTable, shape_fact
 from ..errors import EqsatError, LimitError
 from ..limits.budget import Limits, Snapshot
@@ -278,16 +277,8 @@ class Session:
 
     def _analyses(self, rulesets: Sequence[str], folding: bool = True) -> t.Term:
         """Saturate the analyses these rulesets' guards consult, and constant folding."""
-        steps = []
-        if folding:  # folding stops at a contradiction, which would make it endless
-            steps.append(analysis.folding())
-        names = [analysis.SIGN_RULESET]
-        if self.engine._asks_free_vars.intersection(rulesets):
-            names.append(analysis.FREE_VARS_RULESET)
-        if self.tensor:
-            names.append(shape_analysis.SHAPE_RULESET)
-        steps += [t.call("saturate", t.call("run", t.var(n))) for n in names]
-        return t.call("seq", *steps)
+        return analysis.saturated(bool(self.engine._asks_free_vars.intersection(rulesets)),
+                                  self.tensor, folding)
 
     def saturate(self, rulesets: Sequence[str]) -> RunReport:
         """Run to a fixpoint without a time limit: only for rulesets that terminate (as [diff]
