@@ -34,6 +34,13 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     order = given * n if isinstance(wrt, (str, Expr)) else given
     limits = Limits.of(limits)
     budget = Budget.start(limits)
+    model = CostModel()
+    if any(variable_in(start, variable) not in start.free_symbols() for variable in order):
+        # a derivative in a symbol the expression has none of is 0 (differentiating and
+        # simplifying add no symbol), and so is every one after it
+        zero = number(0)
+        return Simplified(zero, RunReport(StopReason.OPTIMAL), model.tree_cost(start),
+                          model.tree_cost(zero))
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
     if settled_at_a_symbol(start, rules) or nothing_to_clean(start, rules):
@@ -48,20 +55,19 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
         symbol_ = variable_in(current, variable)
         if symbol_ not in current.free_symbols():
             current = number(0)  # a constant's derivatives are 0: no e-graph needed
-            continue
+            break  # (and so are theirs)
         derivative, report = differentiate(current, symbol_, rules)
         total.absorb(report)
         if any(variable_in(derivative, later) not in derivative.free_symbols()
                for later in order[done + 1:]):  # (simplifying adds no symbol)
             current = number(0)  # a later derivative is in a symbol it has none of
             break
-        if settled_at_a_symbol(derivative, rules):  # (cos(x))
+        if not derivative.args or settled_at_a_symbol(derivative, rules):  # (1, cos(x))
             current = derivative
             continue
         simplified = simplify_report(derivative, rules=rules, limits=budget.left())
         total.absorb(simplified.report)
         current = simplified.expr
-    model = CostModel()
     return Simplified(current, total, model.tree_cost(start), model.tree_cost(current))
 
 
