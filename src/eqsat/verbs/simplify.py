@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -208,11 +208,14 @@ class _Query:
         for name, expanded in what_ifs(term, expansions):  # each site, then a shrinking rule
             used.add(name)
             if any(cheaper(made, name in guarded) for made in
-                   [expanded, *(made for _, made in what_ifs(expanded, shrinking))]):
+                   chain([expanded], (made for _, made in what_ifs(expanded, shrinking)))):
                 return False
         chained = term  # and every site in turn, as cosh(x) + sinh(x) needs for exp(x)
         for _ in range(MAX_CHAINED_EXPANSIONS):
-            chained = next((made for _, made in what_ifs(chained, expansions)), chained)
+            made = next((made for _, made in what_ifs(chained, expansions)), None)
+            if made is None:  # no expansion left to follow
+                break
+            chained = made
             if cheaper(chained):
                 return False
         return used == set(names)  # each rule was followed where it matches
