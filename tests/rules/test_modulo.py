@@ -171,6 +171,21 @@ def test_the_shrinking_rules_rewrite_the_term_itself(text: str, answer: str) -> 
     assert answer in [str(made) for _, made in rewrites(eqsat.parse(text), rules)]
 
 
+@pytest.mark.parametrize(("text", "written", "raw"), [
+    ("cos(x)/x - sin(x)/x^2 + 0*y", "cos(x)/x - sin(x)/x^2",
+     "(x^2)^(-1)*sin(x)*(-1) + cos(x)*x^(-1)"),
+    ("sqrt(x)^2/(y + 1)^3", "x/(y + 1)^3", "(y + 1)^(-3)*x"),
+])
+def test_a_rewrite_made_as_an_answer_is_written_with_quotients_and_differences(
+        text: str, written: str, raw: str) -> None:
+    """The direct path compares its candidates by cost: a*b^(-1) + c*(-1) costs more than
+    a/b - c, the same term as shown."""
+    rules = DirectRules.of(r for r in shipped_rules().rules if r.ruleset == "simplify")
+    assert written in [str(made) for _, made in rewrites(eqsat.parse(text), rules,
+                                                          quotients=True)]
+    assert raw in [str(made) for _, made in rewrites(eqsat.parse(text), rules)]
+
+
 def test_a_guard_not_decided_on_the_term_keeps_its_rule_from_it() -> None:
     rules = DirectRules.of(r for r in shipped_rules().rules if r.ruleset == "simplify")
     made = [str(e) for _, e in rewrites(eqsat.parse("abs(y)"), rules)]

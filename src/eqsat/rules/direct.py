@@ -54,13 +54,15 @@ class DirectRules:
                             for op, listed in self.by_op.items()})
 
 
-def rewrites(term: Expr, rules: DirectRules, bounded: bool = False, assumed: bool = False
-             ) -> Iterator[tuple[str, Expr]]:
+def rewrites(term: Expr, rules: DirectRules, bounded: bool = False, assumed: bool = False,
+             quotients: bool = False) -> Iterator[tuple[str, Expr]]:
     """(rule name, the term it makes) for each rewrite of one node of the term by one rule,
     its guards decided true here (bounded: by interval analysis too, see
     guards.SignGuard.bounded_on_term; assumed: or not decided, a look-ahead's what-if whose
-    terms may be unequal to this one and are never answers); outer nodes first."""
-    sites = _Sites(term, rules)
+    terms may be unequal to this one and are never answers); outer nodes first.
+    quotients: the terms written with quotients and differences (a/b, a - b, -a) where
+    their views have negative powers and coefficients -1, as an answer is shown."""
+    sites = _Sites(term, rules, Made(quotients))
     for site in sites:
         decided = [_decided(guard, site.values, bounded) for guard in site.rule.guards]
         if all(verdict is True or (assumed and verdict is None) for verdict in decided):
@@ -97,10 +99,10 @@ class _Sites:
     """The matches of some rules' left sides in a term, outer nodes first, at most
     MAX_REWRITE_STEPS tries of matching in all."""
 
-    def __init__(self, term: Expr, rules: DirectRules) -> None:
+    def __init__(self, term: Expr, rules: DirectRules, built: Made | None = None) -> None:
         self.root = views(term)[term]
         self.symbols = {s.name: s for s in term.free_symbols()}
-        self.rules, self.steps, self.built = rules, [0], Made()
+        self.rules, self.steps, self.built = rules, [0], built or Made()
 
     def __iter__(self) -> Iterator[_Site]:
         for node in subviews(self.root):
@@ -168,11 +170,13 @@ def _replaced(view: View, old: View, new: View) -> View:
 
 class Made:
     """The terms of the views already met, and their texts (the rewrites of one term share
-    most of their parts)."""
+    most of their parts); quotients: whether they are written with quotients and
+    differences (see rewrites)."""
 
-    def __init__(self) -> None:
+    def __init__(self, quotients: bool = False) -> None:
         self.terms: dict[View, Expr] = {}
         self.text = Texts()
+        self.quotients = quotients
 
 
 def from_view(view: View, symbols: Mapping[str, Expr], built: Made | None = None) -> Expr:
@@ -192,16 +196,42 @@ def _from_view(view: View, symbols: Mapping[str, Expr], built: Made) -> Expr:
         return number(view.value)
     if view.op == "sym":
         return symbols[str(view.value)]
+    if built.quotients and (shown := _negation_or_quotient(view, symbols, built)):
+        return shown
     args = [from_view(a, symbols, built) for a in view.args]
     if view.op in N_ARY:
         args.sort(key=lambda arg: (arg.is_number, built.text(arg)))
+        differences = built.quotients and view.op == "add"
+        if differences:  # a - b, not a + -b
+            args.sort(key=lambda arg: arg.op == "neg")
         chained = args[0]
         for arg in args[1:]:
-            chained = make(view.op, chained, arg)
+            chained = make("sub", chained, arg.args[0]) if differences and arg.op == "neg" \
+                else make(view.op, chained, arg)
         return chained
     if view.op == "pow" and args[1].is_number and args[1].number == Fraction(1, 2):
         return make("sqrt", args[0])
     return make(view.op, *args)
+
+
+def _negation_or_quotient(view: View, symbols: Mapping[str, Expr], built: Made
+                          ) -> Expr | None:
+    """-a for a product with the coefficient -1; a/b for a product or power with factors of
+    negative exponents (b: those factors with their exponents negated); else None."""
+    if view.op == "mul" and num(-1) in view.args:
+        rest = canonical("mul", None, tuple(a for a in view.args if a != num(-1)))
+        return make("neg", from_view(rest, symbols, built))
+    factors = view.args if view.op == "mul" else (view,) if view.op == "pow" else ()
+    exponents = [f.args[1].value if f.op == "pow" and f.args[1].op == "num" else None
+                 for f in factors]
+    below = tuple(canonical("pow", None, (f.args[0], num(-e))) for f, e in
+                  zip(factors, exponents, strict=True) if isinstance(e, Fraction) and e < 0)
+    if not below:
+        return None
+    above = canonical("mul", None, tuple(f for f, e in zip(factors, exponents, strict=True)
+                                         if not (isinstance(e, Fraction) and e < 0)))
+    return make("div", from_view(above, symbols, built),
+                from_view(canonical("mul", None, below), symbols, built))
 
 
 def _matches(pattern: View, term: View, steps: list[int]

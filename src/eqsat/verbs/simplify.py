@@ -245,7 +245,8 @@ class _Query:
         for _ in range(MAX_DIRECT_REWRITES):
             best: tuple[float, str, Expr] | None = None  # the cheapest of the tries
             least = self.measure(current)
-            for name, candidate in islice(rewrites(current, rules), MAX_DIRECT_CANDIDATES):
+            for name, candidate in islice(rewrites(current, rules, quotients=True),
+                                          MAX_DIRECT_CANDIDATES):
                 normalised = self.normal_forms(candidate, deadline)
                 found = normalised.forms[0]
                 if normalised.complete and (measured := self.measure(found)) < least:
