@@ -273,6 +273,10 @@ def _exact(pattern: View, term: View, binding: ViewMatch, steps: list[int]
         for found, _ in _take(pattern.op, list(pattern.args), list(term.args), binding, False,
                               steps):
             yield found
+        split = split_powers(list(term.args)) if pattern.op == "mul" else []
+        if len(split) > len(term.args):  # (x^-2 is x^-1*x^-1, as at the top)
+            for found, _ in _take(pattern.op, list(pattern.args), split, binding, False, steps):
+                yield found
     elif len(pattern.args) == len(term.args):
         yield from _exact_args(pattern.args, term.args, binding, steps)
 

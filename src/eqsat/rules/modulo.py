@@ -10,16 +10,22 @@ asked whether an e-graph could find something to do, and a wrong "no" would lose
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import combinations
+
+import mpmath
 
 from ..term.expr import Expr
+from ..term.ops import OPS
 from ..term.walks import postorder
 
 N_ARY = ("add", "mul")
 MAX_MATCH_STEPS = 2_000  # past this many tries, a left side is taken to match...
 MAX_CHECK_STEPS = 20_000  # ...and past this many in all, a term is taken to have a match
+MAX_VALUED_OPERANDS = 8  # a sub-sum of more operands than this could have any value (_could_make)
 
 
 class View:
@@ -308,10 +314,53 @@ def _match_operands(op: str, patterns: list[View], terms: list[View], binding: V
             yield from _match_operands(op, variables[1:], terms[:index] + terms[index + 1:],
                                        found, steps, leftovers)
     bound = binding.get(first_name)
-    if len(terms) > len(variables) and (bound is None or bound.op != "num"):
+    if len(terms) > len(variables) and (bound is None or (bound.op != "num" and
+                                                          _could_make(op, bound, terms))):
         # it takes a sub-sum (product) of several operands; not where it is bound to a
         # number: numbers are folded into one operand, and the others are not numbers (a
-        # product of them that rules make a number, as x*x^-1, is those rules' match)
+        # product of them that rules make a number, as x*x^-1, is those rules' match);
+        # nor where no sum (product) of them has its term's value at a point
         for found in _bind(first_name, None, binding):
             yield from _match_operands(op, variables[1:], terms[len(variables):], found,
                                        steps, True)
+
+
+def _could_make(op: str, bound: View, operands: list[View]) -> bool:
+    """Whether a sum (op "add") or product of two or more of the operands could be in the
+    e-class of the bound term: an e-class holds only equal terms (the rules are sound), so
+    not where each such sum or product has a value unlike the term's at one point (each
+    symbol a number drawn from its name); where a value is undefined there, it could."""
+    if len(operands) > MAX_VALUED_OPERANDS:
+        return True
+    values: dict[View, float] = {}
+    wanted = _value(bound, values)
+    found = [_value(operand, values) for operand in operands]
+    if not all(map(math.isfinite, [wanted, *found])):
+        return True
+    combine = math.fsum if op == "add" else math.prod
+    return any(math.isclose(combine(chosen), wanted, rel_tol=1e-6, abs_tol=1e-9)
+               for size in range(2, len(found) + 1) for chosen in combinations(found, size))
+
+
+def _value(view: View, values: dict[View, float]) -> float:
+    """The view's value at the point of _could_make (nan where undefined or not real)."""
+    if view in values:
+        return values[view]
+    if view.op == "num":
+        found = float(view.value)  # type: ignore[arg-type]
+    elif view.op == "sym":
+        found = 0.2 + 0.7 * (zlib.crc32(str(view.value).encode()) % 1000) / 1000
+    else:
+        args = [_value(a, values) for a in view.args]
+        reference = OPS[view.op].reference if view.op in OPS else None
+        if view.op in N_ARY:
+            found = math.fsum(args) if view.op == "add" else math.prod(args)
+        elif reference is None or not all(map(math.isfinite, args)):
+            found = math.nan
+        else:
+            try:
+                found = float(reference(*map(mpmath.mpf, args)))
+            except (TypeError, ValueError, ArithmeticError):  # complex, or undefined
+                found = math.nan
+    values[view] = found
+    return found
