@@ -62,6 +62,8 @@ def test_different_terms_keep_different_views(first: str, second: str) -> None:
     ("exp(a - a)", "exp(1 - x^2)", False),  # below it, the sum is all of 1 - x^2
     ("exp(a - a)", "exp(x*y - y*x)", True),
     ("a*b + a*c", "cos(x)/x - sin(x)/x^2", True),  # 1/x^2 is two factors 1/x
+    ("a*b + a*c", "y*x*w + y*s", True),  # a, bound to y at y*s, takes y in y*x*w; b x*w
+    ("a*b + a*c", "y*x*w + z*s", False),
     # a variable bound at one operand may take a sub-product of others only where it could
     # be equal to them: an e-class holds equal terms alone (their values at a point differ)
     ("a/a", "(cos(x) - sin(x)/x)/x", False),

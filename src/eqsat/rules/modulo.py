@@ -290,7 +290,9 @@ def _match_operands(op: str, patterns: list[View], terms: list[View], binding: V
     several). With leftovers, operands may be left over (a sub-sum); without, they may not,
     and a lone variable takes exactly the sum (product) of those the others left."""
     fixed = [p for p in patterns if p.op != "sym"]
-    variables = [p for p in patterns if p.op == "sym"]
+    # variables bound before first: one bound to y in y*x*c must take y, the next x*c
+    variables = sorted((p for p in patterns if p.op == "sym"),
+                       key=lambda p: str(p.value) not in binding)
     if len(patterns) > len(terms):
         return
     if fixed:
