@@ -183,6 +183,14 @@ def test_cli_stabilize_with_a_precondition_and_bad_domains() -> None:
     assert len(bad.stderr.splitlines()) == 1
 
 
+def test_a_variable_the_domain_holds_at_one_value_is_that_value() -> None:
+    """x*y squared less 2*x^4 cancels 24 bits at this one point; with x and y as their
+    values the whole is a number, exact."""
+    report = eqsat.stabilize_report("(x*y)^2 - 2*x^4 + y", "x == 30000001 and y == 42426407")
+    assert report.bits_before > 20
+    assert str(report.expr) == "-98163324244221246643946" and report.bits_after == 0
+
+
 def test_the_normal_forms_of_rational_parts_are_candidates() -> None:
     # (x - 1)/(x^2 - 1) overflows where x^2 does; the rules leave fractions to the normal
     # forms, which stabilize measures too (and runs its rounds again from the best of them)

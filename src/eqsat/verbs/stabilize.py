@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ from ..limits.budget import Backstop, Budget, Limits
 from ..limits.report import RunReport, StopReason
 from ..limits.rounds import Round, in_rounds
 from ..term import arguments
-from ..term.expr import Expr
+from ..term.expr import Expr, number
 from ..term.inputs import ExprInput, to_expr
 from ..term.printing import abbreviated
 from ..term.sampling import float_ordinals
@@ -158,10 +160,15 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
 
     best = in_rounds(Candidate(start, before, model.tree_cost(start)), one_round, budget,
                      ROUNDS, total)
-    # the normal forms of its rational parts, where the rules did not reach them: measured,
-    # and the rounds again from the best of them if it beats what they found
+    # the normal forms of its rational parts, where the rules did not reach them (and of the
+    # input with the variables the domain holds at one value as that value): measured, and
+    # the rounds again from the best of them if it beats what they found
+    cost = model.remembering_tree_cost()
+    made = list(normalise(start, cost).forms)
+    if (pinned := _pinned(start, ranges)) is not start:
+        made += normalise(pinned, cost).forms
     normal = [Candidate(f, mean_bits(f, points_), model.tree_cost(f))
-              for f in normalise(start, model.remembering_tree_cost()).forms if f not in forms]
+              for f in dict.fromkeys(made) if f not in forms]
     tried += len(normal)
     forms.update((c.expr, c.bits) for c in normal)
     leading = min(normal, key=lambda c: (c.bits, c.cost), default=None)
@@ -291,6 +298,17 @@ def _regime_spans(result: Stabilized, name: str, where: np.ndarray, ranked: bool
     placed = [float(v) for v in float_ordinals(np.array(at), "float64")] if ranked else at
     bounds = [float(np.min(where)), *placed, float(np.max(where))]
     return [(low, high) for low, high in itertools.pairwise(bounds) if low < high]
+
+
+def _pinned(term: Expr, ranges: Mapping[str, tuple[float, float]]) -> Expr:
+    """The term with each variable that the domain holds at one value (x == 77617) as that
+    value: on the domain, the same function."""
+    values = {}
+    for symbol in term.free_symbols():
+        low, high = ranges.get(symbol.name, (-math.inf, math.inf))
+        if low == high and math.isfinite(low):
+            values[symbol] = number(Fraction(low))
+    return term.subs(values) if values else term
 
 
 def _with_domain(assume: Mapping[str, str | Iterable[str]] | None,
