@@ -25,7 +25,7 @@ from ..term.walks import postorder
 N_ARY = ("add", "mul")
 MAX_MATCH_STEPS = 2_000  # past this many tries, a left side is taken to match...
 MAX_CHECK_STEPS = 20_000  # ...and past this many in all, a term is taken to have a match
-MAX_VALUED_OPERANDS = 8  # a sub-sum of more operands than this could have any value (_could_make)
+MAX_VALUED_OPERANDS = 8  # past this many operands their 2^n sub-sums are not valued: they could
 
 
 class View:
