@@ -135,6 +135,9 @@ class _Query:
     # each term's normal forms, once a query (the look-ahead and the direct rewrites meet the
     # same terms again and again): only those no deadline cut short
     _normal: dict[Expr, Normalised] = field(default_factory=dict)
+    # a number or a symbol the look-ahead found equal to a term (no guard on its way): the
+    # answer, as nothing is cheaper
+    _leaves: dict[Expr, Expr] = field(default_factory=dict)
     # the tree cost of every subterm measured in the query, once (see remembering_tree_cost)
     _tree_cost: Callable[[Expr], float] = field(init=False)
 
@@ -186,15 +189,18 @@ class _Query:
         settled."""
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
         before, tried, shown = self.measure(term), [0], display_order(term)
-        guarded = {rule.name for listed in expansions.by_op.values() for rule, _ in listed
-                   if rule.guards}
+        guarded = {rule.name for rules in (expansions, shrinking)
+                   for listed in rules.by_op.values() for rule, _ in listed if rule.guards}
 
-        def cheaper(made: Expr, ties: bool = False) -> bool:  # or past the look-ahead's work
+        def cheaper(made: Expr, ties: bool = False, exact: bool = False) -> bool:
+            # or past the look-ahead's work; exact: made by rules none of which has a guard
             tried[0] += 1
             normalised = self.normal_forms(made)
             if tried[0] > MAX_LOOKAHEAD or not normalised.complete:
                 return True
             found = normalised.forms[0]  # (a^(-1/2) is shown as 1/sqrt(a): the same answer)
+            if exact and not found.args:  # tan(-x) + tan(x) is 0
+                self._leaves[term] = found
             cost = self.measure(found)
             return (cost < before or (ties and cost == before)) and \
                 display_order(found) != shown
@@ -207,16 +213,18 @@ class _Query:
         used: set[str] = set()
         for name, expanded in what_ifs(term, expansions):  # each site, then a shrinking rule
             used.add(name)
-            if any(cheaper(made, name in guarded) for made in
-                   chain([expanded], (made for _, made in what_ifs(expanded, shrinking)))):
+            if any(cheaper(made, name in guarded, not guarded.intersection(names))
+                   for names, made in chain([((name,), expanded)],
+                                            (((name, shrunk), made) for shrunk, made
+                                             in what_ifs(expanded, shrinking)))):
                 return False
-        chained = term  # and every site in turn, as cosh(x) + sinh(x) needs for exp(x)
-        for _ in range(MAX_CHAINED_EXPANSIONS):
-            made = next((made for _, made in what_ifs(chained, expansions)), None)
+        chained, exact = term, True  # and every site in turn, as cosh(x) + sinh(x) needs
+        for _ in range(MAX_CHAINED_EXPANSIONS):  # for exp(x)
+            name, made = next(what_ifs(chained, expansions), ("", None))
             if made is None:  # no expansion left to follow
                 break
-            chained = made
-            if cheaper(chained):
+            chained, exact = made, exact and name not in guarded
+            if cheaper(chained, exact=exact):
                 return False
         return used == set(names)  # each rule was followed where it matches
 
@@ -274,6 +282,8 @@ class _Query:
             return Round(state, done=True, stop=StopReason.NORMAL_FORM)
         if self.settled(best) or (complete and self.reduce and self.settled_modulo(best)):
             return Round(state, done=True, stop=StopReason.SATURATED)
+        if best in self._leaves:  # an expansion led to a number or a symbol
+            return Round((self._leaves[best], True), done=True, stop=StopReason.OPTIMAL)
         direct = self.directly(best, budget.deadline) if complete and self.reduce else None
         if direct is not None:  # nothing is cheaper than a number or a symbol
             return Round((direct, True), done=True,
