@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..term.expr import Expr, make, number
 from ..term.printing import Texts
@@ -46,6 +46,12 @@ class DirectRules:
                     all(guard.argument is None for guard in rule.guards):
                 by_op.setdefault(left.op, []).append((rule, left))
         return cls(by_op)
+
+    @cached_property
+    def guarded(self) -> frozenset[str]:
+        """The names of those with a guard."""
+        return frozenset(rule.name for listed in self.by_op.values() for rule, _ in listed
+                         if rule.guards)
 
     def only(self, names: Iterable[str]) -> DirectRules:
         """These rules alone."""

@@ -189,8 +189,7 @@ class _Query:
         settled."""
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
         before, tried, shown = self.measure(term), [0], display_order(term)
-        guarded = {rule.name for rules in (expansions, shrinking)
-                   for listed in rules.by_op.values() for rule, _ in listed if rule.guards}
+        guarded = expansions.guarded | shrinking.guarded  # (the shrinking ones: made once)
 
         def cheaper(made: Expr, ties: bool = False, exact: bool = False) -> bool:
             # or past the look-ahead's work; exact: made by rules none of which has a guard
