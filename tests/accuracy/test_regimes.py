@@ -1,5 +1,6 @@
-"""Regimes: where two forms of one function win on different ranges of a variable, one
-where(...) expression takes each on its own range, and equals the function everywhere."""
+"""Regimes: where two forms of one function win on different ranges of a variable (or of a
+subexpression of several), one where(...) expression takes each on its own range, and equals
+the function everywhere."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import mpmath
 import numpy as np
 
 import eqsat
-from eqsat.accuracy.measure import mean_bits, sample
-from eqsat.accuracy.regimes import best_regimes, refine
+from eqsat.accuracy.measure import mean_bits, sample, sample_at
+from eqsat.accuracy.regimes import best_regimes, edges, refine, split_terms
 
 DOMAIN = {"x": (-1e3, 1e3), "eps": (1e-6, 1e-3)}
 SUBTRACTED = eqsat.parse("x - sqrt(x^2 - eps)")  # cancels for large positive x
@@ -18,7 +19,7 @@ RATIONALISED = eqsat.parse("eps/(x + sqrt(x^2 - eps))")  # cancels for large neg
 def test_two_forms_that_win_on_either_side_of_zero_are_split_there() -> None:
     points = sample(SUBTRACTED, DOMAIN, 256, seed=0)
     found = best_regimes([SUBTRACTED, RATIONALISED], points)
-    assert found is not None and found.variable.name == "x"
+    assert found is not None and found.on.name == "x"
     assert set(found.forms) == {SUBTRACTED, RATIONALISED} and len(found.thresholds) == 1
     assert abs(found.thresholds[0]) < 50  # between the negative and the positive samples
     branched = found.expr()
@@ -62,3 +63,37 @@ def test_a_threshold_is_bisected_between_its_two_samples() -> None:
                                                  mpmath.mpf(edge["eps"]))
     right = eqsat.evaluate(RATIONALISED, x=np.float64(edge["x"]), eps=np.float64(1e-6))
     assert abs(float(right) - float(exact)) <= 1e-12 * abs(float(exact))
+
+
+# sqrt(t^2 + 1) - t cancels for large positive t, its conjugate 1/(sqrt(t^2 + 1) + t) for large
+# negative t: with t = x*y, neither x nor y alone says which side a point is on
+PRODUCT = eqsat.parse("sqrt((x*y)^2 + 1) - x*y")
+CONJUGATE = eqsat.parse("1/(sqrt((x*y)^2 + 1) + x*y)")
+
+
+def _signed_magnitudes(seed: int) -> list[dict[str, float]]:
+    """Points with x and y of either sign and magnitudes from 1 to 1e4."""
+    rng = np.random.default_rng(seed)
+    values = rng.choice([-1.0, 1.0], (2, 256)) * 10 ** rng.uniform(0, 4, (2, 256))
+    return [{"x": float(x), "y": float(y)} for x, y in values.T]
+
+
+def test_a_split_on_a_subexpression_of_two_variables_where_neither_alone_decides() -> None:
+    points = sample_at(PRODUCT, _signed_magnitudes(0), "float64")
+    assert points is not None
+    found = best_regimes([PRODUCT, CONJUGATE], points, original=PRODUCT)
+    assert found is not None and found.on == eqsat.parse("x*y")
+    alone = min(mean_bits(PRODUCT, points), mean_bits(CONJUGATE, points))
+    assert alone > 10 and found.bits < 1
+    on_one_variable = best_regimes([PRODUCT, CONJUGATE], points)  # (no original: no terms)
+    assert on_one_variable is not None and on_one_variable.bits > alone - 5
+    fresh = sample_at(PRODUCT, _signed_magnitudes(1), "float64")
+    assert fresh is not None and mean_bits(found.expr(), fresh) < 1
+    assert refine(found, PRODUCT, points) == found  # no one variable moves its threshold
+    assert edges(found.expr()) == {eqsat.parse("x*y"): list(found.thresholds)}
+
+
+def test_split_terms_are_the_subexpressions_whose_variables_occur_nowhere_else() -> None:
+    assert split_terms(PRODUCT) == [eqsat.parse("x*y")]
+    assert split_terms(eqsat.parse("exp(x*y) - x")) == []  # x occurs outside x*y
+    assert split_terms(eqsat.parse("log(x + y) * z")) == [eqsat.parse("x + y")]

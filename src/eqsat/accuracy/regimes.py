@@ -1,5 +1,6 @@
 """Regimes: one expression of where(...) branches, each branch the form with the fewest bits
-of error on its own range of one variable (as Herbie's regimes do). The forms are equal to the
+of error on its own range of one variable, or of one subexpression of several variables that
+the input depends on them only through (as Herbie's regimes do). The forms are equal to the
 input, or truncated series of it (series.py) that agree with it to rounding near the point
 they expand at: there the measured error decides where each branch ends."""
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from ..limits.budget import Backstop
 from ..term.expr import Expr, make, number, symbol
+from ..term.numeric import evaluate
 from ..term.sampling import float_at, float_ordinals
 from ..term.walks import postorder
 from .measure import Domain, Sample, bits_at, sample_at, shortest_decimal
@@ -21,18 +23,20 @@ from .series import Approximation, guarded, holds_on_region
 
 MAX_BRANCHES = 4
 MAX_FORMS = 8  # distinct forms considered: the most accurate, and those that win somewhere
-MAX_GIVEN = 32  # forms measured (the first given)
+MAX_GIVEN = 128  # forms measured (the first given)
 REFINE_STEPS = 30  # bisections of a threshold between two sampled values
 SHORTENING = 1 / 32  # a refined threshold may move this much to be a short decimal
 GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
+MAX_SPLIT_TERMS = 6  # subexpressions of several variables a split may be on, besides each one
 
 
 @dataclass(frozen=True)
 class Regimes:
-    """Branches on one variable: forms[k] below thresholds[k], the last one above them all."""
+    """Branches on one variable or subexpression (`on`): forms[k] below thresholds[k], the
+    last one above them all."""
 
-    variable: Expr
+    on: Expr
     thresholds: tuple[float, ...]
     forms: tuple[Expr, ...]
     bits: float  # mean bits of error on the sample it was chosen on
@@ -42,7 +46,7 @@ class Regimes:
         for threshold, form in zip(reversed(self.thresholds), reversed(self.forms[:-1]),
                                    strict=True):
             bound = number(Fraction(repr(threshold)))  # its shortest decimal, exactly
-            result = make("where", make("lt", self.variable, bound), form, result)
+            result = make("where", make("lt", self.on, bound), form, result)
         return result
 
     @property
@@ -55,9 +59,10 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
                  approximations: Sequence[Approximation] = (), original: Expr | None = None,
                  domain: Domain = None, seed: int = 0, backstop: Backstop | None = None
                  ) -> Regimes | None:
-    """The split of one variable's range among the forms (the first MAX_GIVEN) with the
-    fewest mean bits of error on the sample, counting GAIN_PER_BRANCH per extra branch; None
-    where no split beats the single most accurate exact form by that.
+    """The split of the range of one variable, or of one of the original's split_terms,
+    among the forms (the first MAX_GIVEN) with the fewest mean bits of error on the sample,
+    counting GAIN_PER_BRANCH per extra branch; None where no split beats the single most
+    accurate exact form by that.
     Approximations of the original (series) that win somewhere take part guarded: inside the
     radius where they were measured to agree with it, the most accurate form outside, if they
     hold on the whole region that radius selects in the domain (series.holds_on_region)."""
@@ -94,7 +99,11 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
         return best
     errors = np.array([b for _, _, b in chosen])
     symbols = {s.name: s for _, form, _ in chosen for s in form.free_symbols()}
-    for name, values in sorted(points.values.items()):
+    splits = [(symbols.get(name, symbol(name)), values)  # (a variable with its assumptions)
+              for name, values in sorted(points.values.items())]
+    if original is not None:
+        splits += _term_values(split_terms(original), points)
+    for on, values in splits:
         order = np.argsort(values, kind="stable")
         found = _split(errors[:, order], values[order])
         if found is None:
@@ -106,10 +115,39 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
             continue
         if best is None or bits < best.bits:
             ordered = values[order]
-            thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c])) for c in cuts)
-            variable = symbols.get(name, symbol(name))  # with its assumptions
-            best = Regimes(variable, thresholds, tuple(chosen[k][1] for k in picks), bits)
+            thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c]), on.is_symbol)
+                               for c in cuts)
+            best = Regimes(on, thresholds, tuple(chosen[k][1] for k in picks), bits)
     return best
+
+
+def split_terms(original: Expr) -> list[Expr]:
+    """Subexpressions of several variables that a split may be on (Herbie's critical
+    subexpressions): those whose variables appear nowhere else in the original, so that it
+    depends on them only through the subexpression (sqrt((x*y)^2 + 1) - x*y on x*y); at most
+    MAX_SPLIT_TERMS, the smallest first. A function of one argument is left out: its argument is
+    one too, and orders the points as it does where it is monotonic (log(x + y), x + y)."""
+    found = []
+    for node in postorder(original):
+        names = node.free_symbols()
+        if node is original or len(names) < 2 or node.op == "where" or len(node.args) == 1:
+            continue
+        if not names & original.subs({node: number(0)}).free_symbols():
+            found.append(node)
+    return found[:MAX_SPLIT_TERMS]
+
+
+def _term_values(terms: Sequence[Expr], points: Sample) -> list[tuple[Expr, np.ndarray]]:
+    """Each term's value at the sample's points, as a branch computes it (in the sample's
+    float type); terms that are not finite at every point are left out."""
+    found = []
+    for term in terms:
+        with np.errstate(all="ignore"):
+            values = np.broadcast_to(np.asarray(evaluate(term, points.values),
+                                                dtype=points.truth.dtype), points.truth.shape)
+        if np.all(np.isfinite(values)):
+            found.append((term, values))
+    return found
 
 
 def _best_guarded(family: list[Approximation], original: Expr, fallback: Expr,
@@ -197,9 +235,13 @@ def _split(errors: np.ndarray, values: np.ndarray
     return cuts[::-1], picks[::-1], float(cost[segments, n])
 
 
-def _between(low: float, high: float) -> float:
+def _between(low: float, high: float, refined: bool = True) -> float:
     """A threshold between two sampled values: their midpoint, or the geometric one where
-    both have one sign and far apart magnitudes (so that 1e-9 and 1e3 split near 1e-3)."""
+    both have one sign and far apart magnitudes (so that 1e-9 and 1e3 split near 1e-3);
+    where refine will not move it (a split on a subexpression), the shortest decimal
+    between them (0 between -0.03 and 0.001)."""
+    if not refined and (found := float(shortest_decimal(low, high))) > low:
+        return found  # (the branch below takes the points under it)
     if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):
         return float(np.sign(low) * np.sqrt(low * high))
     return (low + high) / 2
@@ -210,10 +252,11 @@ def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
     either side of it, to where the form on its right starts to be at least as accurate as
     the one on its left (as Herbie's regimes search the boundary). The other variables keep
     the values of those two sampled points; the forms are compared on their total error
-    there."""
-    name = regimes.variable.name
-    if name not in points.values:
+    there. A split on a subexpression keeps its thresholds (as Herbie's does where it cannot
+    search: no one variable moves it)."""
+    if not regimes.on.is_symbol or regimes.on.name not in points.values:
         return regimes
+    name = regimes.on.name
     values = points.values[name]
     moved = []
     for k, threshold in enumerate(regimes.thresholds):
@@ -252,10 +295,11 @@ def _left_wins(left: Expr, right: Expr, original: Expr, points: Sample, rows: li
     return float(np.sum(bits_at(left, near))) <= float(np.sum(bits_at(right, near)))
 
 
-def edges(expr: Expr, name: str) -> list[float]:
-    """Where the branches of an expression (its where(...) on comparisons of the variable
-    with numbers: x < t, |x| < r, t < x) change along that variable, in order."""
-    found: set[float] = set()
+def edges(expr: Expr) -> dict[Expr, list[float]]:
+    """Where the branches of an expression change, along each variable or subexpression it
+    branches on (its where(...) on comparisons of it with numbers: x < t, |x| < r, t < x*y),
+    in order."""
+    found: dict[Expr, set[float]] = {}
     for node in postorder(expr):
         if node.op != "where" or node.args[0].op != "lt":
             continue
@@ -267,8 +311,8 @@ def edges(expr: Expr, name: str) -> list[float]:
                 value = -float(other.args[0].number)
             else:
                 continue
-            if side.is_symbol and side.name == name:
-                found.add(value)
-            elif side.op == "abs" and side.args[0].is_symbol and side.args[0].name == name:
-                found.update((value, -value))
-    return sorted(found)
+            if side.op == "abs" and side.args[0].is_symbol:
+                found.setdefault(side.args[0], set()).update((value, -value))
+            elif side.args or side.is_symbol:
+                found.setdefault(side, set()).add(value)
+    return {on: sorted(values) for on, values in found.items()}

@@ -27,7 +27,7 @@ from ..accuracy.measure import (
     sample_at,
     sign_ranges,
 )
-from ..accuracy.regimes import GAIN_PER_BRANCH, MAX_FORMS, best_regimes, edges, refine
+from ..accuracy.regimes import GAIN_PER_BRANCH, best_regimes, edges, refine
 from ..accuracy.search import Candidate, better, most_accurate
 from ..algebra.intervals import proven_facts
 from ..algebra.normal import normalise
@@ -72,12 +72,13 @@ class Stabilized:
 
     @property
     def regimes(self) -> dict[str, list[float]]:
-        """For each variable the result branches on, where its branches change."""
-        found = {name: edges(self.expr, name) for name in sorted(self.sample.values)}
-        return {name: at for name, at in found.items() if at}
+        """For each variable or subexpression the result branches on (by its text), where
+        its branches change."""
+        return dict(sorted((str(on), at) for on, at in edges(self.expr).items()))
 
     def regime_lines(self) -> list[str]:
-        """One line per variable the result branches on: where its branches change."""
+        """One line per variable or subexpression the result branches on: where its branches
+        change."""
         return [f"regimes in {name}: branches change at {', '.join(f'{v:.3g}' for v in at)}"
                 for name, at in self.regimes.items()]
 
@@ -266,11 +267,13 @@ def _own_sample(term: Expr, points: Sample) -> Sample | None:
 
 def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
                   points: Sample, seed: int, stop: Backstop) -> Candidate:
-    """Branches where different forms win on different ranges of one variable (see
-    regimes.py): the forms found, and truncated series of the input at 0 and +-infinity in
-    each variable (series.py). Kept if they beat the best single form on the sample they were
-    chosen on and again on a fresh one (a split that only fits the sample is not kept)."""
-    ranked = sorted(forms, key=forms.__getitem__)[:2 * MAX_FORMS]
+    """Branches where different forms win on different ranges of one variable or
+    subexpression (see regimes.py): the forms found, the most accurate on average first
+    (regimes.py also takes those that are the most accurate somewhere, worse on average as
+    they may be), and truncated series of the input at 0 and +-infinity in each variable
+    (series.py). Kept if they beat the best single form on the sample they were chosen on
+    and again on a fresh one (a split that only fits the sample is not kept)."""
+    ranked = sorted(forms, key=forms.__getitem__)
     expansions = series.candidates(start, stop.within(stop.seconds_left() / 4))
     regimes = best_regimes([best.expr, *ranked], points, expansions, start, domain, seed + 2,
                            stop.within(stop.seconds_left() / 3))
