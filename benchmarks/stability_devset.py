@@ -5,9 +5,10 @@ expression, a shift, the size of the range), drawn with a fixed seed: cancellati
 f(u + e) - f(u) for small e, g(u + 1) - g(u) for large u, log/exp compositions near 0 and at
 large magnitudes, products and quotients of exponentials and powers whose intermediates
 overflow, log-sum-exp of two to four terms with shifted arguments, the log of a
-difference of exponentials, and two near-0 or cancellation problems (divided by what makes
-them small) inside one larger expression. A rule that only fixes one public case does not
-move these figures. Per case: mean bits of error before and after on the same points, and
+difference of exponentials, two near-0 or cancellation problems (divided by what makes
+them small) inside one larger expression, and functions that cancel on one side of 0 of a
+combination of several variables (x - y, x*y - z^2). A rule that only fixes one public case
+does not move these figures. Per case: mean bits of error before and after on the same points, and
 the time stabilize took.
 
     python benchmarks/stability_devset.py [--per-family 8] [--points 256] [--seed 0]
@@ -139,6 +140,16 @@ def embedded(rng: random.Random) -> Problem:
     return f"({a})*({parts[0]}) + ({b})*({parts[1]})", ranges
 
 
+def joint_region(rng: random.Random) -> Problem:
+    """A function of a combination u of two or three variables that loses its digits on one
+    side of u = 0 (a conjugate cancels, a log of one): where it does depends on the
+    variables together, not on any one of them."""
+    u = rng.choice(["x - y", "2*x - y", "x - y/3", "x*y - z^2", "x - y*z"])
+    shape = rng.choice(["sqrt(({u})^2 + {c}) - ({u})", "sqrt(({u})^2 + {c}) + ({u})",
+                        "log(sqrt(({u})^2 + 1) + ({u}))", "1 - ({u})/sqrt(({u})^2 + {c})"])
+    return shape.format(u=u, c=rng.choice([1, 2, 5])), {n: (1.0, 1e4) for n in "xyz"}
+
+
 FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "cancellation f(u + e) - f(u)": cancellation,
     "near difference g(u + c) - g(u)": near_difference,
@@ -149,6 +160,7 @@ FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "log-sum-exp of 2-4 terms": log_sum_exp,
     "log of a difference of exponentials": log_difference,
     "embedded in a larger expression": embedded,
+    "one side of a joint combination": joint_region,
 }
 
 
