@@ -274,7 +274,9 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     (series.py). Kept if they beat the best single form on the sample they were chosen on
     and again on a fresh one (a split that only fits the sample is not kept)."""
     ranked = sorted(forms, key=forms.__getitem__)
-    expansions = series.candidates(start, stop.within(stop.seconds_left() / 4))
+    # half the time left: their work budget (series.SERIES_WORK) takes up to ~0.9 s here, and
+    # a quarter cut the clustering case on a busy machine (an answer that followed the load)
+    expansions = series.candidates(start, stop.within(stop.seconds_left() / 2))
     regimes = best_regimes([best.expr, *ranked], points, expansions, start, domain, seed + 2,
                            stop.within(stop.seconds_left() / 3))
     if regimes is None or stop.passed():
