@@ -380,13 +380,17 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
                   np.array(truth, dtype=float_type), dtype)
 
 
-def bits_at(expr: Expr, points: Sample) -> np.ndarray:
-    """Bits of error of expr evaluated in the sample's float type, at each point."""
-    float_type = DTYPES[points.dtype][0]
+def values_at(expr: Expr, points: Sample) -> np.ndarray:
+    """expr evaluated in the sample's float type, at each point."""
     with np.errstate(all="ignore"):
         computed = evaluate(expr, points.values) if points.values else evaluate(expr, {})
-    computed = np.broadcast_to(np.asarray(computed, dtype=float_type), points.truth.shape)
-    return ulp_bits(computed, points.truth, points.dtype)
+    return np.broadcast_to(np.asarray(computed, dtype=DTYPES[points.dtype][0]),
+                           points.truth.shape)
+
+
+def bits_at(expr: Expr, points: Sample) -> np.ndarray:
+    """Bits of error of expr evaluated in the sample's float type, at each point."""
+    return ulp_bits(values_at(expr, points), points.truth, points.dtype)
 
 
 def mean_bits(expr: Expr, points: Sample) -> float:

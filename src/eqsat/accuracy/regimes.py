@@ -15,10 +15,9 @@ import numpy as np
 
 from ..limits.budget import Backstop
 from ..term.expr import Expr, make, number, symbol
-from ..term.numeric import evaluate
 from ..term.sampling import float_at, float_ordinals
-from ..term.walks import postorder
-from .measure import Domain, Sample, bits_at, sample_at, shortest_decimal
+from ..term.walks import postorder, symbol_names
+from .measure import Domain, Sample, bits_at, sample_at, shortest_decimal, values_at
 from .series import Approximation, guarded, holds_on_region
 
 MAX_BRANCHES = 4
@@ -127,27 +126,24 @@ def split_terms(original: Expr) -> list[Expr]:
     depends on them only through the subexpression (sqrt((x*y)^2 + 1) - x*y on x*y); at most
     MAX_SPLIT_TERMS, the smallest first. A function of one argument is left out: its argument is
     one too, and orders the points as it does where it is monotonic (log(x + y), x + y)."""
-    found = []
+    found: list[Expr] = []
+    names = symbol_names([original])  # of every subterm, in one pass
     for node in postorder(original):
-        names = node.free_symbols()
-        if node is original or len(names) < 2 or node.op == "where" or len(node.args) == 1:
+        if len(found) == MAX_SPLIT_TERMS:
+            break
+        if node is original or len(names[node]) < 2 or node.op == "where" or \
+                len(node.args) == 1:
             continue
-        if not names & original.subs({node: number(0)}).free_symbols():
+        if not names[node] & {s.name for s in original.subs({node: number(0)}).free_symbols()}:
             found.append(node)
-    return found[:MAX_SPLIT_TERMS]
+    return found
 
 
 def _term_values(terms: Sequence[Expr], points: Sample) -> list[tuple[Expr, np.ndarray]]:
     """Each term's value at the sample's points, as a branch computes it (in the sample's
     float type); terms that are not finite at every point are left out."""
-    found = []
-    for term in terms:
-        with np.errstate(all="ignore"):
-            values = np.broadcast_to(np.asarray(evaluate(term, points.values),
-                                                dtype=points.truth.dtype), points.truth.shape)
-        if np.all(np.isfinite(values)):
-            found.append((term, values))
-    return found
+    return [(term, values) for term in terms
+            if np.all(np.isfinite(values := values_at(term, points)))]
 
 
 def _best_guarded(family: list[Approximation], original: Expr, fallback: Expr,
