@@ -212,10 +212,10 @@ class _Query:
         used: set[str] = set()
         for name, expanded in what_ifs(term, expansions):  # each site, then a shrinking rule
             used.add(name)
-            if any(cheaper(made, name in guarded, not guarded.intersection(names))
-                   for names, made in chain([((name,), expanded)],
-                                            (((name, shrunk), made) for shrunk, made
-                                             in what_ifs(expanded, shrinking)))):
+            if any(cheaper(made, name in guarded, not guarded.intersection(applied))
+                   for applied, made in chain([((name,), expanded)],
+                                              (((name, shrunk), made) for shrunk, made
+                                               in what_ifs(expanded, shrinking)))):
                 return False
         chained, exact = term, True  # and every site in turn, as cosh(x) + sinh(x) needs
         for _ in range(MAX_CHAINED_EXPANSIONS):  # for exp(x)
