@@ -4,6 +4,7 @@ measured to agree (the exact form elsewhere)."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -12,8 +13,12 @@ import pytest
 import sympy
 
 import eqsat
-from eqsat.accuracy.measure import true_value
+from eqsat.accuracy.measure import mean_bits, sample, true_value
+from eqsat.accuracy.regimes import best_regimes
 from eqsat.accuracy.series import NoSeries, candidates, expand
+from eqsat.limits.budget import Backstop
+from eqsat.term import arguments
+from eqsat.term.inputs import to_expr
 from eqsat.term.reference import reference
 
 F = Fraction
@@ -82,6 +87,22 @@ def test_stabilize_uses_a_series_only_inside_its_radius() -> None:
             got = float(eqsat.evaluate(result.expr, x=np.float64(value)))
             assert truth is not None
             assert abs(got - truth) <= max(1e-12 * abs(truth), 1e-320), value
+
+
+def test_a_series_far_off_where_the_exact_form_overflows_too_is_no_branch() -> None:
+    """exp(2*x)*y^4 at x near 650, y near 1e-135: the product is finite, y^4 underflows and
+    exp(2*x) overflows. The series y^4 (at x = 0) agrees with it wherever both round to 0
+    (x < 0), and on the domain it is 62 bits off where the exact form is 64: no closer than
+    LOOSE_BITS, it must not stand in for the exact form (it did: where(abs(x) < 4.7e307, y^4,
+    ...), not equal to the input anywhere in the domain)."""
+    ranges = {"x": (600.0, 700.0), "y": (1e-150, 1e-120)}
+    given = to_expr("exp(2*x)*y^4", {"x": "positive", "y": "positive"})
+    domain = arguments.domain(ranges)
+    points = sample(given, domain, 256, "float64", 0)
+    expansions = candidates(given, Backstop(math.inf))
+    assert "y^4" in [str(a.expr) for a in expansions]
+    assert mean_bits(given, points) > 60
+    assert best_regimes([given], points, expansions, given, domain, 2) is None
 
 
 def test_the_series_of_the_cotangent_difference_near_zero() -> None:
