@@ -126,19 +126,24 @@ def evaluate(expr: Expr, values: Mapping[str, Any]) -> Any:
                 done[node] = arr
             elif node.is_number:
                 done[node] = rounded(node.number)
-            elif OPS[node.op].kind == OpKind.CONSTANT:
-                done[node] = float(getattr(np, OPS[node.op].numpy[3:]))
             elif not OPS[node.op].is_value:
                 raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
-            elif node.op in TENSOR_OPS:
-                done[node] = _tensor_value(node.op, [done[a] for a in node.args])
             else:
-                value = numpy_function(node.op)(*(done[a] for a in node.args))
-                if node.op in COMPARISONS:  # 1.0 where true, 0.0 where false
-                    value = np.asarray(value, dtype=np.result_type(
-                        *(done[a] for a in node.args), np.float32))
-                done[node] = value
+                done[node] = applied(node.op, [done[a] for a in node.args])
     return done[expr]
+
+
+def applied(op: str, operands: list[Any]) -> Any:
+    """An op whose result is a value (OpSpec.is_value; not a number or a symbol) on its
+    operands' NumPy values."""
+    if OPS[op].kind == OpKind.CONSTANT:
+        return float(getattr(np, OPS[op].numpy[3:]))
+    if op in TENSOR_OPS:
+        return _tensor_value(op, operands)
+    value = numpy_function(op)(*operands)
+    if op in COMPARISONS:  # 1.0 where true, 0.0 where false
+        value = np.asarray(value, dtype=np.result_type(*operands, np.float32))
+    return value
 
 
 def _real_array(name: str, given: Any) -> Any:
