@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 import eqsat
-from eqsat.accuracy.measure import bits_at, sample, shortest_decimal, true_value, ulp_bits
+from eqsat.accuracy.measure import (
+    bits_at,
+    sample,
+    shortest_decimal,
+    true_value,
+    ulp_bits,
+    where_they_differ,
+)
 
 
 def test_exact_expressions_have_no_error() -> None:
@@ -109,3 +116,15 @@ def test_the_shortest_decimal_between_two_floats() -> None:
     assert shortest_decimal(-0.5, 2.0) == 0
     # a series radius at +inf widened past the largest float (it overflowed: an error)
     assert float(shortest_decimal(1.7e308, float("inf"))) == 1.7e308
+
+
+def test_the_points_where_two_forms_are_far_apart_without_true_values_at_the_rest() -> None:
+    """x*x/x overflows for |x| > 1.3e154 and underflows to 0 for |x| < 1e-162: there it is
+    far from x, and nowhere else; each point found comes with the true value."""
+    found = where_they_differ(eqsat.parse("x"), eqsat.parse("x*x/x"), None, "float64", 0, 20)
+    assert found is not None and 0 < found.size <= 32
+    magnitudes = np.abs(found.values["x"])
+    assert np.all((magnitudes > 1.3e154) | (magnitudes < 1e-150))
+    assert np.array_equal(found.truth, found.values["x"])
+    assert where_they_differ(eqsat.parse("x"), eqsat.parse("(x + x)/2"), "-1 < x < 1",
+                             "float64", 0, 20) is None

@@ -26,6 +26,7 @@ from ..accuracy.measure import (
     sample,
     sample_at,
     sign_ranges,
+    where_they_differ,
 )
 from ..accuracy.regimes import GAIN_PER_BRANCH, best_regimes, edges, refine
 from ..accuracy.search import Candidate, better, most_accurate
@@ -183,10 +184,11 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     forms.update((c.expr, c.bits) for c in localized)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
-    if _wrong_somewhere(best.expr, start, points_):  # the most accurate that nowhere is
+    wrong = _WrongPoints(start, domain, seed, [points_])
+    if wrong.refuse(best.expr):  # the most accurate that nowhere is
         best = next(Candidate(f, bits, model.tree_cost(f)) for f, bits in
                     sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
-                    if bits <= before and not _wrong_somewhere(f, start, points_))
+                    if bits <= before and not wrong.refuse(f))
     best = _with_regimes(best, forms, start, domain, points_, seed, stop)
     if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
         total.stop_reason = StopReason.TIME
@@ -256,6 +258,33 @@ def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
     with np.errstate(all="ignore"):
         return bool(np.any((bits_at(form, points) > FAR_BITS) &
                            (bits_at(replaced, points) < CLOSE_BITS)))
+
+
+@dataclass
+class _WrongPoints:
+    """Points to refuse a wrong answer at: a form far off where the input is close
+    (_wrong_somewhere) on the sample, or at the points of the domain where the two are far
+    apart in floats (where_they_differ). A form can be wrong at a few points in a thousand,
+    none of them in the sample (d/hypot(c, d)*a underflows for a tiny d and a huge c where
+    (b*c - a*d)/(c*c + d*d) does not); the points one form was wrong at are kept, to refuse
+    the forms like it at once."""
+
+    start: Expr
+    domain: Domain
+    seed: int
+    samples: list[Sample]
+
+    def refuse(self, form: Expr) -> bool:
+        if form == self.start:
+            return False
+        if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
+            return True
+        differ = where_they_differ(self.start, form, self.domain, self.samples[0].dtype,
+                                   self.seed + 3, FAR_BITS)
+        if differ is None or not _wrong_somewhere(form, self.start, differ):
+            return False
+        self.samples.append(differ)
+        return True
 
 
 def _own_sample(term: Expr, points: Sample) -> Sample | None:
