@@ -4,19 +4,27 @@ candidate measured on the same sampled points."""
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from ..extract.cost import CostModel
 from ..extract.tree import CycleError, Node, TreeExtractor, build_term
 from ..limits.budget import Backstop, Snapshot
 from ..term.expr import Expr
+from ..term.numeric import applied, rounded
+from ..term.ops import OPS
 from ..term.walks import postorder
-from .measure import Sample, mean_bits
+from .measure import Sample, mean_bits, values_at
 
 TIE = 0.1  # mean bits of error closer than this are a tie, which the cheaper form wins
 MEASURED = 400  # candidates a search measures, at most
 MEASURED_NODES = 24_000  # ... and at most this many nodes of them (a candidate's time
 MIN_MEASURED = 16  # follows its size: a 400-node sum measures 60), but at least these
+IN_RANGE_PASSES = 8  # valuations of each e-node in in_range_choices, on average, at most,
+IN_RANGE_VALUATIONS = 20_000  # ... and this many in all (about half a second)
 
 
 def better(candidate: Candidate, best: Candidate, floor: float) -> bool:
@@ -56,6 +64,10 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
 
     best = measure(choices)
     assert best is not None  # the cheapest term has no cycle
+    if _out_of_range(best.expr, points):
+        safe = in_range_choices(snapshot, root, extractor, points)
+        if (start := measure(safe)) is not None and better(start, best, best.bits):
+            best, choices = start, safe
     budget = min(budget, max(MIN_MEASURED, MEASURED_NODES // len(postorder(best.expr))))
     floor = best.bits
     improved = True
@@ -79,6 +91,106 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
             if improved or len(seen) >= budget:
                 break
     return best, list(seen.values())
+
+
+def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
+                     points: Sample) -> dict[int, Node]:
+    """For each e-class below the root, the e-node whose float value (its operands the
+    values of the e-nodes chosen below it) is finite and nonzero at the most points of the
+    sample, the cheaper among ties: where one way to compute a class over- or underflows and
+    another does not (log(y^3) and 3*log(y) at y = 1e-150), the one that does not, however
+    deep. An e-node is valued again when a choice below it changes (IN_RANGE_PASSES and
+    IN_RANGE_VALUATIONS bound the work); no choice makes a cycle."""
+    reachable = _reachable(root, snapshot)
+    users: dict[int, list[tuple[int, Node]]] = {}
+    for eclass in reachable:
+        for member in snapshot.classes[eclass]:
+            for child in set(member[1]):
+                users.setdefault(child, []).append((eclass, member))
+    work: deque[tuple[int, Node]] = deque(
+        (eclass, node) for eclass in reachable for node in snapshot.classes[eclass]
+        if not node[1])
+    allowance = min(IN_RANGE_VALUATIONS,
+                    IN_RANGE_PASSES * sum(len(snapshot.classes[c]) for c in reachable))
+    values: dict[int, np.ndarray] = {}
+    ranks: dict[int, tuple[int, float]] = {}  # (points not in range, cost) of each choice
+    choices: dict[int, Node] = {}
+    while work and allowance > 0:
+        eclass, node = work.popleft()
+        cost = extractor.node_cost(node)
+        if cost is None or any(child not in values for child in node[1]):
+            continue
+        allowance -= 1
+        value = _float_value(node, [values[c] for c in node[1]], extractor, points)
+        if value is None:
+            continue
+        rank = (points.size - int(np.count_nonzero(np.isfinite(value) & (value != 0))), cost)
+        if choices.get(eclass) == node:  # valued again, as a choice below it changed
+            if np.array_equal(value, values[eclass], equal_nan=True):
+                continue
+        elif (eclass in ranks and rank >= ranks[eclass]) or \
+                _reaches(node[1], eclass, choices, extractor):
+            continue
+        values[eclass], ranks[eclass], choices[eclass] = value, rank, node
+        work.extend(users.get(eclass, ()))
+    return choices
+
+
+def _out_of_range(expr: Expr, points: Sample) -> bool:
+    """Whether the term over- or underflows at a point of the sample: it is not finite, or
+    0 where the true value is not."""
+    found = values_at(expr, points)
+    with np.errstate(all="ignore"):
+        return bool(np.any(~np.isfinite(found) | ((found == 0) & (points.truth != 0))))
+
+
+def _reaches(children: tuple[int, ...], eclass: int, choices: dict[int, Node],
+             extractor: TreeExtractor) -> bool:
+    """Whether the term chosen below these children contains the e-class."""
+    stack, seen = list(children), set(children)
+    while stack:
+        current = stack.pop()
+        if current == eclass:
+            return True
+        for child in _node(current, choices, extractor)[1]:
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return False
+
+
+def _reachable(root: int, snapshot: Snapshot) -> list[int]:
+    """The e-classes below the root (through any of their e-nodes), each once."""
+    order, stack, seen = [], [root], {root}
+    while stack:
+        eclass = stack.pop()
+        order.append(eclass)
+        for node in snapshot.classes[eclass]:
+            for child in node[1]:
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return order
+
+
+def _float_value(node: Node, operands: list[np.ndarray], extractor: TreeExtractor,
+                 points: Sample) -> np.ndarray | None:
+    """An e-node's float value at each of the sample's points, its operands' values given;
+    None for an op whose result is not a value."""
+    op, _, value = node
+    found: Any
+    if op == "sym":
+        found = points.values.get(extractor.symbol(value).name)  # type: ignore[arg-type]
+    elif op == "num":
+        found = rounded(value)  # type: ignore[arg-type]
+    elif OPS[op].is_value:
+        with np.errstate(all="ignore"):
+            found = applied(op, operands)
+    else:
+        found = None
+    if found is None:
+        return None
+    return np.broadcast_to(np.asarray(found, dtype=points.truth.dtype), points.truth.shape)
 
 
 def _node(eclass: int, choices: dict[int, Node], extractor: TreeExtractor) -> Node:
