@@ -189,7 +189,9 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         best = next(Candidate(f, bits, model.tree_cost(f)) for f, bits in
                     sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
                     if bits <= before and not wrong.refuse(f))
-    best = _with_regimes(best, forms, start, domain, points_, seed, stop)
+    branched = _with_regimes(best, forms, start, domain, points_, seed, stop)
+    if branched is not best and not wrong.refuse(branched.expr):  # (as every form is)
+        best = branched
     if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
         total.stop_reason = StopReason.TIME
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
