@@ -42,6 +42,7 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("tanh(x + e) - tanh(x)", {"x": (1, 10), "e": (1e-15, 1e-9)}),  # tanh-difference
     ("(x + e)^(1/3) - x^(1/3)", {"x": (1, 100), "e": (1e-15, 1e-9)}),  # cbrt-conjugate
     ("x^3/y^3", {"x": (1e100, 1e200), "y": (1e100, 1e200)}),  # pow-quotient
+    ("(x + 1)^(1/n) - x^(1/n)", {"x": (1e6, 1e12), "n": (2, 10)}),  # root-difference
     ("exp(x)/(exp(x + y) + 1)", {"x": (400, 700), "y": (400, 700)}),  # divide-through
     # complex division's real part over every float: hypot-squared, square-split
     ("(a*c + b*d)/(c*c + d*d)", None),
