@@ -95,6 +95,17 @@ def overflow(rng: random.Random) -> Problem:
     return shape.format(a=a, b=b), {"x": (400.0, 700.0), "y": (400.0, 700.0)}
 
 
+def exponential_times_power(rng: random.Random) -> Problem:
+    """Products and quotients of an exponential and a power of another base (a number or a
+    variable exponent), each factor past the float range where the result is not: the
+    exponents must be combined before one exponential."""
+    a = rng.choice(["x", "x + 3", "2*x/3 + 200"])
+    shape = rng.choice(["exp({a})*y^3", "exp({a})/z^3", "z^3*exp(-({a}))", "z^s*y^t",
+                        "z^s/exp({a})", "exp({a})*y^s", "exp(2*({a}))*y^4", "y^t/exp(-({a}))"])
+    return shape.format(a=a), {"x": (600.0, 700.0), "y": (1e-150, 1e-120),
+                               "z": (1e100, 1e150), "s": (1.5, 2.5), "t": (1.5, 2.5)}
+
+
 def power_overflow(rng: random.Random) -> Problem:
     """Products and quotients of powers of large numbers with a moderate result."""
     k = rng.choice([2, 3, 4])
@@ -150,6 +161,22 @@ def joint_region(rng: random.Random) -> Problem:
     return shape.format(u=u, c=rng.choice([1, 2, 5])), {n: (1.0, 1e4) for n in "xyz"}
 
 
+def regrouped(rng: random.Random) -> Problem:
+    """Sums of products whose accuracy depends on how they are grouped, expanded or
+    factored: a shared factor times nearly equal parts, a product of sums less its leading
+    product, a sum less one of its large terms, squares of nearly equal values."""
+    u, w = rng.sample(["x", "2*x", "x/3", "x^2", "x*y", "x + y", "3*x + 1"], 2)
+    shape, small = rng.choice([
+        ("({u})*({w} + e) - ({u})*({w})", True), ("({u} + e)*({w} + d) - ({u})*({w})", True),
+        ("({u} + e)^2 - ({u})^2", True), ("({u})*({u}) - ({u} - e)*({u} + e)", True),
+        ("({u} + {a})*({u} + {b}) - ({u})^2", False), ("(({u}) + ({w})) - ({u})", False),
+        ("({u} + {a})*({w}) - ({u})*({w} + {b})", False)])
+    a, b = rng.sample([1, 2, 3, 5, 7], 2)
+    ranges = {"x": (1.0, 100.0), "y": (1.0, 100.0)} if small else \
+        {"x": (1e8, 1e12), "y": (1e-3, 1.0)}
+    return shape.format(u=u, w=w, a=a, b=b), {**ranges, "e": (1e-15, 1e-9), "d": (1e-15, 1e-9)}
+
+
 FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "cancellation f(u + e) - f(u)": cancellation,
     "near difference g(u + c) - g(u)": near_difference,
@@ -157,10 +184,12 @@ FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "large magnitude log/exp": large_magnitude,
     "overflowing exponentials": overflow,
     "overflowing powers": power_overflow,
+    "exponentials times powers": exponential_times_power,
     "log-sum-exp of 2-4 terms": log_sum_exp,
     "log of a difference of exponentials": log_difference,
     "embedded in a larger expression": embedded,
     "one side of a joint combination": joint_region,
+    "regrouped sums of products": regrouped,
 }
 
 
