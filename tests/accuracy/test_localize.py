@@ -1,10 +1,12 @@
 """Localization: each operation's own loss of bits, its float result on its operands' true
-values against its own true value."""
+values against its own true value; and whether an operation over- or underflows."""
 
 from __future__ import annotations
 
+import pytest
+
 import eqsat
-from eqsat.accuracy.localize import local_errors
+from eqsat.accuracy.localize import local_errors, overflows
 from eqsat.accuracy.measure import sample
 
 
@@ -30,3 +32,16 @@ def test_points_where_an_operand_is_undefined_are_left_out() -> None:
     points = sample(expr, {"x": (-2, 2)}, 64)
     ranked = dict((str(node), bits) for bits, node in local_errors(expr, points))
     assert ranked["log(x)"] < 1
+
+
+@pytest.mark.parametrize(("text", "domain", "expected"), [
+    ("exp(x)*y^3", {"x": (600, 700), "y": (1e-150, 1e-120)}, True),  # y^3 underflows
+    ("x*x/x", {"x": (1e160, 1e200)}, True),  # x*x overflows
+    ("exp(-x)*2", {"x": (750, 800)}, True),  # exp(-x) underflows where 2 is not 0
+    ("log(1 + x) - x", {"x": (1e-12, 1e-3)}, False),  # loses bits, stays in range
+    ("(x + 1) - x", {"x": (1e10, 1e20)}, False),  # 0 from a difference is not an underflow
+])
+def test_an_operation_that_over_or_underflows_at_a_sampled_point(text: str, domain: object,
+                                                                 expected: bool) -> None:
+    expr = eqsat.parse(text)
+    assert overflows(expr, sample(expr, domain, 64)) is expected  # type: ignore[arg-type]

@@ -8,10 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..term.expr import Expr
-from ..term.numeric import numpy_function
+from ..term.numeric import applied, numpy_function
+from ..term.ops import OPS
 from ..term.sampling import DTYPES
 from ..term.walks import postorder
-from .measure import Sample, true_value, ulp_bits
+from .measure import Sample, true_value, ulp_bits, values_at
 
 LOCAL_POINTS = 64  # points of the sample the local errors are measured at (the first ones),
 LOCAL_TRUTHS = 4096  # ... fewer where its subterms' true values would be more than this
@@ -55,3 +56,32 @@ def _truth(node: Expr, point: dict[str, float], dtype: str) -> float:
         return point[node.name]
     value = true_value(node, {s.name: point[s.name] for s in node.free_symbols()}, dtype)
     return np.nan if value is None else value
+
+
+UNDERFLOWING = frozenset({"mul", "div", "pow", "exp"})  # ops whose float result can be 0 alone
+
+
+def overflows(expr: Expr, points: Sample) -> bool:
+    """Whether an operation of the term over- or underflows at a point of the sample: its
+    float value is infinite where its operands are finite, or (a product, quotient, power or
+    exponential) 0 where they are finite and nonzero."""
+    values: dict[Expr, np.ndarray] = {}
+    with np.errstate(all="ignore"):
+        for node in postorder(expr):
+            if not node.args:  # a symbol, a number, a constant
+                values[node] = values_at(node, points)
+                continue
+            if not OPS[node.op].is_value:
+                return False
+            operands = [values[a] for a in node.args]
+            value = np.broadcast_to(np.asarray(applied(node.op, operands),
+                                               dtype=DTYPES[points.dtype][0]),
+                                    points.truth.shape)
+            values[node] = value
+            finite = np.logical_and.reduce([np.isfinite(v) for v in operands])
+            if np.any(np.isinf(value) & finite):
+                return True
+            nonzero = np.logical_and.reduce([v != 0 for v in operands])
+            if node.op in UNDERFLOWING and np.any((value == 0) & finite & nonzero):
+                return True
+    return False

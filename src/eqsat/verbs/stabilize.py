@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..accuracy import series
-from ..accuracy.localize import local_errors
+from ..accuracy.localize import local_errors, overflows
 from ..accuracy.measure import (
     Domain,
     Sample,
@@ -143,6 +143,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     # true values at raised precision can be slow (huge powers): at most half the time
     points_ = sample(start, domain, points, dtype, seed, backstop=stop.within(limits.seconds / 2))
     model = CostModel()
+    search = _Search(tuple(rules), _rulesets(start, points_), model, ranges, stop)
     before = mean_bits(start, points_)
     tried = 1  # candidates measured
     forms: dict[Expr, float] = {start: before}  # every form measured, and its mean bits
@@ -150,7 +151,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
         """A fresh e-graph from the most accurate form so far."""
         nonlocal tried
-        found, measured, report = _round(best.expr, rules, limits, points_, model, ranges, stop)
+        found, measured, report = search.round(best.expr, limits, points_)
         if report.stop_reason == StopReason.TIME:  # a later round's reason must not hide it
             stop.cut = True
         tried += len(measured)
@@ -178,8 +179,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         again = in_rounds(leading, one_round, budget, ROUNDS, total)
         best = again if better(again, leading, min(leading.bits, before)) else leading
     # the operations that still lose bits by themselves, each searched alone
-    best, localized = _localized(best, rules, budget.left(), points_, model, ranges, stop,
-                                 min(best.bits, before))
+    best, localized = search.localized(best, budget.left(), points_, min(best.bits, before))
     tried += len(localized)
     forms.update((c.expr, c.bits) for c in localized)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
@@ -197,60 +197,78 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
 
 
-def _round(expr: Expr, rules: Iterable[str | Path], limits: Limits, points: Sample,
-           model: CostModel, ranges: Mapping[str, tuple[float, float]], stop: Backstop
-           ) -> tuple[Candidate, list[Candidate], RunReport]:
-    """One fresh e-graph from expr, its subterms with the signs the domain's bounds prove
-    (intervals.py): saturate, then the accuracy-guided search."""
-    with engine(rules).session(rulesets=RULESETS) as session:
-        handle = session.add(expr)
-        for subterm, facts in proven_facts(expr, ranges).items():
-            session.add_facts(subterm, facts)
-        report = session.run(RULESETS, replace(limits, seconds=limits.seconds / 2))
-        snapshot = session.snapshot([handle])
-        extractor = TreeExtractor(snapshot, model, session.symbol)
-    if report.stop_reason == StopReason.CONTRADICTION:
-        return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), [], report
-    found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points, model,
-                                    backstop=stop)
-    shown = display_order(found.expr)
-    shown_bits = mean_bits(shown, points)
-    if shown_bits <= found.bits:
-        found = Candidate(shown, shown_bits, model.tree_cost(shown))
-    return found, measured, report
+def _rulesets(start: Expr, points: Sample) -> tuple[str, ...]:
+    """The rulesets the search runs: [exponents] too where an operation of the input over-
+    or underflows at a sampled point (localize.overflows), as its rules combine the
+    exponents of products and quotients of powers and exponentials (their e-graphs are
+    larger: elsewhere they only cost time)."""
+    return (*RULESETS, "exponents") if overflows(start, points) else RULESETS
 
 
-def _localized(best: Candidate, rules: Iterable[str | Path], limits: Limits, points: Sample,
-               model: CostModel, ranges: Mapping[str, tuple[float, float]], stop: Backstop,
-               floor: float) -> tuple[Candidate, list[Candidate]]:
-    """A step of Herbie's main loop: the operations of the best form that lose the most bits
-    by themselves (localize.py; up to LOCATIONS of them, more than LOCAL_BITS each), each
-    stabilized alone, a fresh e-graph of that subterm searched on its own true values (one
-    of the whole stops at its node limit before it reaches them in a large term), and put
-    back wherever the whole is then better, and nowhere wrong (_wrong_somewhere). Returns
-    the best and every whole measured."""
-    measured: list[Candidate] = []
-    if best.bits <= LOCAL_BITS:  # (too little left to gain to be worth the searches)
+@dataclass(frozen=True)
+class _Search:
+    """What each e-graph of a stabilize searches with: the rules and rulesets, the cost model,
+    the variables' ranges (for the signs of subterms) and the backstop."""
+
+    rules: tuple[str | Path, ...]
+    rulesets: tuple[str, ...]
+    model: CostModel
+    ranges: Mapping[str, tuple[float, float]]
+    stop: Backstop
+
+    def round(self, expr: Expr, limits: Limits, points: Sample
+              ) -> tuple[Candidate, list[Candidate], RunReport]:
+        """One fresh e-graph from expr, its subterms with the signs the domain's bounds
+        prove (intervals.py): saturate, then the accuracy-guided search."""
+        model = self.model
+        with engine(self.rules).session(rulesets=self.rulesets) as session:
+            handle = session.add(expr)
+            for subterm, facts in proven_facts(expr, self.ranges).items():
+                session.add_facts(subterm, facts)
+            report = session.run(self.rulesets, replace(limits, seconds=limits.seconds / 2))
+            snapshot = session.snapshot([handle])
+            extractor = TreeExtractor(snapshot, model, session.symbol)
+        if report.stop_reason == StopReason.CONTRADICTION:
+            return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), [], report
+        found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points,
+                                        model, backstop=self.stop)
+        shown = display_order(found.expr)
+        shown_bits = mean_bits(shown, points)
+        if shown_bits <= found.bits:
+            found = Candidate(shown, shown_bits, model.tree_cost(shown))
+        return found, measured, report
+
+    def localized(self, best: Candidate, limits: Limits, points: Sample, floor: float
+                  ) -> tuple[Candidate, list[Candidate]]:
+        """A step of Herbie's main loop: the operations of the best form that lose the most
+        bits by themselves (localize.py; up to LOCATIONS of them, more than LOCAL_BITS
+        each), each stabilized alone, a fresh e-graph of that subterm searched on its own
+        true values (one of the whole stops at its node limit before it reaches them in a
+        large term), and put back wherever the whole is then better, and nowhere wrong
+        (_wrong_somewhere). Returns the best and every whole measured."""
+        measured: list[Candidate] = []
+        if best.bits <= LOCAL_BITS:  # (too little left to gain to be worth the searches)
+            return best, measured
+        for bits, location in local_errors(best.expr, points)[:LOCATIONS]:
+            if bits <= LOCAL_BITS or self.stop.passed():
+                break
+            if location == best.expr:  # (the whole was searched as a whole)
+                continue
+            own = _own_sample(location, points)
+            if own is None:
+                continue
+            found, _, report = self.round(location, limits, own)
+            if report.stop_reason == StopReason.TIME:
+                self.stop.cut = True
+            whole = best.expr.subs({location: found.expr})
+            if whole == best.expr:
+                continue
+            candidate = Candidate(whole, mean_bits(whole, points), self.model.tree_cost(whole))
+            measured.append(candidate)
+            if better(candidate, best, floor) and \
+                    not _wrong_somewhere(whole, best.expr, points):
+                best, floor = candidate, min(floor, candidate.bits)
         return best, measured
-    for bits, location in local_errors(best.expr, points)[:LOCATIONS]:
-        if bits <= LOCAL_BITS or stop.passed():
-            break
-        if location == best.expr:  # (the whole was searched as a whole)
-            continue
-        own = _own_sample(location, points)
-        if own is None:
-            continue
-        found, _, report = _round(location, rules, limits, own, model, ranges, stop)
-        if report.stop_reason == StopReason.TIME:
-            stop.cut = True
-        whole = best.expr.subs({location: found.expr})
-        if whole == best.expr:
-            continue
-        candidate = Candidate(whole, mean_bits(whole, points), model.tree_cost(whole))
-        measured.append(candidate)
-        if better(candidate, best, floor) and not _wrong_somewhere(whole, best.expr, points):
-            best, floor = candidate, min(floor, candidate.bits)
-    return best, measured
 
 
 def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
