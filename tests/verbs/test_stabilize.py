@@ -39,6 +39,8 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     # log of three or more exponentials, one logaddexp a term (log-exp-plus)
     ("log(exp(x) + exp(y) + exp(z))", {"x": (600, 900), "y": (600, 900), "z": (600, 900)}),
     ("log(exp(x) - exp(y))", {"x": (800, 900), "y": (600, 700)}),  # log-exp-minus
+    # a signed sum of several (log-exp-offset, in [exponents]: exp(x) overflows)
+    ("log(exp(x) + exp(y) - exp(z))", {"x": (800, 900), "y": (600, 700), "z": (600, 700)}),
     ("tanh(x + e) - tanh(x)", {"x": (1, 10), "e": (1e-15, 1e-9)}),  # tanh-difference
     ("(x + e)^(1/3) - x^(1/3)", {"x": (1, 100), "e": (1e-15, 1e-9)}),  # cbrt-conjugate
     ("x^3/y^3", {"x": (1e100, 1e200), "y": (1e100, 1e200)}),  # pow-quotient
