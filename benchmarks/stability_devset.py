@@ -133,6 +133,15 @@ def log_difference(rng: random.Random) -> Problem:
     return shape.format(u=u, c=c), {"x": span, "y": (1.0, 2.0)}
 
 
+def log_signed_sum(rng: random.Random) -> Problem:
+    """log of three or four exponentials, some subtracted, the first the largest: each
+    exponential overflows where the result does not."""
+    rest = [(rng.choice(["+", "-"]), rng.choice(["y", "z", "x - 1", "x - 2", "(x + y)/2"]))
+            for _ in range(rng.choice([2, 3]))]
+    text = "log(exp(x)" + "".join(f" {sign} exp({a})" for sign, a in rest) + ")"
+    return text, {"x": (800.0, 900.0), "y": (600.0, 700.0), "z": (600.0, 700.0)}
+
+
 def embedded(rng: random.Random) -> Problem:
     """Two problems (near 0, or cancellation), each divided by what makes it small (a
     difference quotient, a relative difference), in variables of their own, weighted by
@@ -187,6 +196,7 @@ FAMILIES: dict[str, Callable[[random.Random], Problem]] = {
     "exponentials times powers": exponential_times_power,
     "log-sum-exp of 2-4 terms": log_sum_exp,
     "log of a difference of exponentials": log_difference,
+    "log of a signed sum of exponentials": log_signed_sum,
     "embedded in a larger expression": embedded,
     "one side of a joint combination": joint_region,
     "regrouped sums of products": regrouped,
