@@ -4,12 +4,13 @@ Each family is a pattern of lost accuracy with random parts (a function, an inne
 expression, a shift, the size of the range), drawn with a fixed seed: cancellation
 f(u + e) - f(u) for small e, g(u + 1) - g(u) for large u, log/exp compositions near 0 and at
 large magnitudes, products and quotients of exponentials and powers whose intermediates
-overflow, log-sum-exp of two to four terms with shifted arguments, the log of a
-difference of exponentials, two near-0 or cancellation problems (divided by what makes
-them small) inside one larger expression, and functions that cancel on one side of 0 of a
-combination of several variables (x - y, x*y - z^2). A rule that only fixes one public case
-does not move these figures. Per case: mean bits of error before and after on the same points, and
-the time stabilize took.
+overflow (an exponential times a power of another base too), log-sum-exp of two to four
+terms with shifted arguments, the log of a difference of exponentials and of a signed sum of
+several, two near-0 or cancellation problems (divided by what makes them small) inside one
+larger expression, functions that cancel on one side of 0 of a combination of several
+variables (x - y, x*y - z^2), and sums of products to regroup. A rule that only fixes one
+public case does not move these figures. Per case: mean bits of error before and after on the
+same points, and the time stabilize took.
 
     python benchmarks/stability_devset.py [--per-family 8] [--points 256] [--seed 0]
                                           [--locations 0]
