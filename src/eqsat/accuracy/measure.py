@@ -396,9 +396,9 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     drawn = {n: float_bits(rng, *ranges[n], draws, dtype) for n in names}
     given = Sample(drawn, np.zeros(draws, dtype=DTYPES[dtype][0]), dtype)
     values = [values_at(form, given) for form in (first, second)]
-    finite = [np.isfinite(v) for v in values]
-    apart = (finite[0] != finite[1]) & inside(domain, drawn)
-    both = np.flatnonzero(finite[0] & finite[1] & inside(domain, drawn))
+    finite, held = [np.isfinite(v) for v in values], inside(domain, drawn)
+    apart = (finite[0] != finite[1]) & held
+    both = np.flatnonzero(finite[0] & finite[1] & held)
     apart[both] = ulp_bits(values[0][both], values[1][both], dtype) > bits
     chosen = np.flatnonzero(apart)[:most]
     return sample_at(first, [{n: float(drawn[n][i]) for n in names} for i in chosen], dtype) \
