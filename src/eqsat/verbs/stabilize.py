@@ -334,7 +334,7 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     branched = regimes.expr()
     try:
         fresh = sample(start, domain, points.size, points.dtype, seed + 1,
-                       backstop=stop.within(stop.seconds_left() / 2))
+                       backstop=stop)  # (the last stage: all the time left)
     except EqsatError:
         return best
     saving = GAIN_PER_BRANCH / 2 * regimes.branches
