@@ -24,6 +24,7 @@ from tests.conftest import assert_equivalent, corpus
     ("log(1 + exp(x))", None, "softplus(x)"),
     ("1 - erf(x)", {"x": (1, 10)}, "erfc(x)"),
     ("sqrt(x + 1) - sqrt(x)", {"x": (1e3, 1e15)}, "1/(sqrt(x + 1) + sqrt(x))"),
+    ("sqrt(1 + x) - 1", {"x": (1e-14, 1e-5)}, "x/(sqrt(x + 1) + 1)"),  # sqrt-conjugate-one
     ("(x + 1) - x", None, "1"),
     ("exp(x) / (exp(x) - 1)", "x != 0", "-1/expm1(-x)"),
 ])
