@@ -17,7 +17,8 @@ from ..term.expr import Expr
 from ..term.numeric import applied, rounded
 from ..term.ops import OPS
 from ..term.walks import postorder
-from .measure import Sample, mean_bits, values_at
+from .localize import overflows
+from .measure import Sample, mean_bits
 
 TIE = 0.1  # mean bits of error closer than this are a tie, which the cheaper form wins
 MEASURED = 400  # candidates a search measures, at most
@@ -64,7 +65,7 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
 
     best = measure(choices)
     assert best is not None  # the cheapest term has no cycle
-    if _out_of_range(best.expr, points):
+    if overflows(best.expr, points):
         safe = in_range_choices(snapshot, root, extractor, points)
         if (start := measure(safe)) is not None and better(start, best, best.bits):
             best, choices = start, safe
@@ -134,14 +135,6 @@ def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
         values[eclass], ranks[eclass], choices[eclass] = value, rank, node
         work.extend(users.get(eclass, ()))
     return choices
-
-
-def _out_of_range(expr: Expr, points: Sample) -> bool:
-    """Whether the term over- or underflows at a point of the sample: it is not finite, or
-    0 where the true value is not."""
-    found = values_at(expr, points)
-    with np.errstate(all="ignore"):
-        return bool(np.any(~np.isfinite(found) | ((found == 0) & (points.truth != 0))))
 
 
 def _reaches(children: tuple[int, ...], eclass: int, choices: dict[int, Node],
