@@ -112,6 +112,15 @@ def test_an_extension_out_of_reach_is_one_clear_error(options: dict[str, object]
         eqsat.factor("sin(x)^2 - 2*sqrt(2)", **options)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("verb", [eqsat.factor, eqsat.cancel, eqsat.together,
+                                  lambda e: eqsat.apart(e, "x"),
+                                  lambda e: eqsat.expand(e, frac=True)])
+def test_a_division_by_zero_everywhere_is_said_as_such(verb: object) -> None:
+    """Not "too large": the divisor that is 0 is named (a fuzzed input found the old message)."""
+    with pytest.raises(EqsatError, match=r"divides by x - x, which is 0: it is defined nowhere"):
+        verb("3/(x - x) + x")  # type: ignore[operator]
+
+
 def test_tensors_are_refused() -> None:
     with pytest.raises(EqsatError, match="scalar"):
         eqsat.factor(eqsat.tensor("v", (3,)) * 2)

@@ -17,6 +17,7 @@ from ..term.ops import OPS
 from ..term.shape import is_tensor
 from ..term.walks import postorder, rebuild
 from .polynomials import (
+    DividesByZero,
     Unreduced,
     applied,
     collected_form,
@@ -220,6 +221,21 @@ def fraction_polynomials(root: Expr) -> tuple[fmpq_mpoly, fmpq_mpoly, list[Expr]
         return None
     num, den = _integral(fraction.num, fraction.den)
     return num, den, fraction.atoms
+
+
+def why_unreduced(root: Expr) -> str:
+    """Why as_fraction gives no fraction for a scalar root, as the end of a sentence naming
+    it: a divisor that is 0 as a rational function (root is defined nowhere), or its size."""
+    folded = rebuild(root, _fold_numbers)
+    nodes = postorder(folded, into=is_rational_node)
+    if len(nodes) <= MAX_PART_NODES:
+        try:
+            _Fraction.of(nodes, folded, {}, {})
+        except DividesByZero as error:
+            return f"divides by {error.zero}, which is 0: it is defined nowhere"
+        except Unreduced:
+            pass
+    return "is too large for the normal forms"
 
 
 def _whole_fraction(root: Expr, rational: Callable[[Expr], bool]) -> _Fraction | None:

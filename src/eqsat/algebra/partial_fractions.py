@@ -14,7 +14,7 @@ from flint import fmpq, fmpq_poly
 from ..errors import EqsatError
 from ..term.expr import Expr, make, number
 from .expansion import Expander, Monomial, Terms
-from .normal import as_fraction, fraction_polynomials
+from .normal import as_fraction, fraction_polynomials, why_unreduced
 from .polynomials import expanded_form
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def apart(root: Expr, variable: Expr) -> Expr:
     the partial fractions would divide by a polynomial in them (see _over_one_factor)."""
     fraction = as_fraction(root, factored=(False, False))
     if fraction is None:
-        raise EqsatError(f"apart: {root} is too large for the normal forms")
+        raise EqsatError(f"apart: {root} {why_unreduced(root)}")
     top, bottom = fraction.args if fraction.op == "div" else (fraction, number(1))
     expander = Expander(deep=False, power=False, log=False)
     numerators = _grouped(expander.terms(top), variable, root)
@@ -72,7 +72,7 @@ def _reduced(term: Expr) -> Expr:
     """One fraction in lowest terms, its denominator factored."""
     found = as_fraction(term, factored=(False, True))
     if found is None:
-        raise EqsatError(f"apart: {term} is too large for the normal forms")
+        raise EqsatError(f"apart: {term} {why_unreduced(term)}")
     return found
 
 
@@ -124,7 +124,7 @@ def _over_one_factor(root: Expr, variable: Expr) -> Expr:
     does not exceed the numerator's."""
     found = fraction_polynomials(root)
     if found is None:
-        raise EqsatError(f"apart: {root} is too large for the normal forms")
+        raise EqsatError(f"apart: {root} {why_unreduced(root)}")
     num, den, atoms = found
     at = atoms.index(variable)
     scale, factors = den.factor()

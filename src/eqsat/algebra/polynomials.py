@@ -19,6 +19,14 @@ class Unreduced(Exception):
     """The part cannot be reduced: it divides by zero everywhere, or would grow too large."""
 
 
+class DividesByZero(Unreduced):
+    """The part divides by a term that is 0 as a rational function: it is defined nowhere."""
+
+    def __init__(self, zero: Expr) -> None:
+        super().__init__(str(zero))
+        self.zero = zero  # the divisor
+
+
 def squares_lowered(poly: Any, squares: dict[int, Any]) -> Any:
     """poly with each power v^k of an atom v = squares' index written
     v^(k mod 2) * square^(k div 2); None where that would pass MAX_TERMS. Terms are grouped
@@ -69,7 +77,10 @@ def applied(op: str, args: list[tuple[Any, Any]], node: Expr) -> tuple[Any, Any]
     if op == "neg":
         return -args[0][0], args[0][1]
     if op == "pow":
-        return powered(args[0], int(node.args[1].number))
+        exponent = int(node.args[1].number)
+        if exponent < 0 and args[0][0].is_zero():
+            raise DividesByZero(node.args[0])
+        return powered(args[0], exponent)
     (an, ad), (bn, bd) = args
     if op in ("add", "sub"):
         if op == "sub":
@@ -81,7 +92,7 @@ def applied(op: str, args: list[tuple[Any, Any]], node: Expr) -> tuple[Any, Any]
         return reduced_pair(an * bd + bn * ad, ad * bd)
     if op == "div":
         if bn.is_zero():
-            raise Unreduced  # undefined wherever it is evaluated
+            raise DividesByZero(node.args[1])
         bn, bd = bd, bn
     check_product(an, bn)
     check_product(ad, bd)
@@ -97,9 +108,7 @@ def powered(base: tuple[Any, Any], exponent: int) -> tuple[Any, Any]:
     num, den = base
     if exponent == 0:  # as the rule pow-zero: a^0 => 1
         return one_like(num), one_like(num)
-    if exponent < 0:
-        if num.is_zero():
-            raise Unreduced
+    if exponent < 0:  # (of a nonzero base: see applied)
         num, den, exponent = den, num, -exponent
     for poly in (num, den):  # the most terms a power of a polynomial of n terms can have
         if math.comb(len(poly) + exponent - 1, exponent) > MAX_TERMS:

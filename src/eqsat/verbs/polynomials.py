@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
-from ..algebra.normal import as_fraction, is_rational_node
+from ..algebra.normal import as_fraction, is_rational_node, why_unreduced
 from ..errors import EqsatError
 from ..extract import CostModel
 from ..extract.order import display_order
@@ -45,7 +45,7 @@ def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool 
         return display_order(expanded)
     found = as_fraction(expanded, factored=(not (frac or numer), not (frac or denom)))
     if found is None:
-        raise EqsatError(f"expand: {parsed} is too large for the normal forms")
+        raise EqsatError(f"expand: {parsed} {why_unreduced(expanded)}")
     return display_order(found)
 
 
@@ -118,7 +118,7 @@ def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
 
     found = as_fraction(as_powers(rebuild(parsed, inside)), factored=factored)
     if found is None:
-        raise EqsatError(f"{verb}: {parsed} is too large for the normal forms")
+        raise EqsatError(f"{verb}: {parsed} {why_unreduced(parsed)}")
     return display_order(as_exponentials(found))
 
 
