@@ -147,6 +147,8 @@ def test_clear_errors() -> None:
         eqsat.limit("1/x", "x", 0, "+-")
     with pytest.raises(EqsatError, match="log"):
         eqsat.limit("log(x)", "x", -1)  # log of a negative value: no real series
+    with pytest.raises(EqsatError, match="a coefficient is not real"):
+        eqsat.limit("asin(sinh(x))", "x", 1)  # sinh(1) > 1: undefined near 1, not asin(sinh(1))
     with pytest.raises(ArgumentError, match="dir"):
         eqsat.series("x", "x", 0, 3, "+-")
     with pytest.raises(ArgumentError, match="depends on x"):

@@ -126,8 +126,8 @@ def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
         value = _lowest_terms(value) if exact else sympy.expand(value)
         if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
             raise NoSeries("a coefficient is infinite")
-        if exact and value.has(sympy.I):
-            raise NoSeries("a coefficient is not real")
+        if exact and (value.has(sympy.I) or value.is_extended_real is False):
+            raise NoSeries("a coefficient is not real")  # (asin(sinh(1)) holds no I)
         size = sympy.count_ops(value)
         if size > _largest():
             raise NoSeries("a coefficient grew too large")
