@@ -31,6 +31,21 @@ def test_n_sees_through_cancellation() -> None:
     assert eqsat.N("x - x", x=2) == 0
 
 
+@pytest.mark.parametrize(("text", "values", "digits"), [
+    # cos of 4.7e25 needs its argument's 26 integer digits (was -0.473799088232859)
+    ("atan2(cos(sinh(logaddexp(1, x)*hypot(x, x))), sigmoid(x))", {"x": "13/2"},
+     "0.398115358405866"),
+    ("cos(exp(exp(5)))", {}, "-0.288304742429084"),
+    # erf(-9) = -1 + 4e-37: at 25 digits -1, and atanh(-1) is not finite (was an error)
+    ("atan(1 - atanh(erf(x)))", {"x": -9}, "1.54767072468429"),
+])
+def test_n_raises_the_precision_until_the_digits_settle(text: str, values: dict[str, object],
+                                                        digits: str) -> None:
+    """Found by fuzzing N: a subterm whose error the spreads do not see (a periodic function
+    of a large argument, a pole reached by rounding) is caught by a second precision."""
+    assert str(eqsat.N(text, 15, values)) == digits
+
+
 @pytest.mark.parametrize("text", ["exp(pi) - pi", "atan(1)*4 - pi + 1", "log(10)/log(2)",
                                   "sinh(1)^2 - cosh(1)^2 + 2", "erf(1/2) + erfc(1/2)"])
 def test_n_agrees_with_sympy(text: str) -> None:

@@ -40,8 +40,11 @@ def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None
     """expr's value to `digits` significant digits, as a Decimal that prints them, at values
     for its symbols (exact, as subs takes them): N("sqrt(2)*pi", 30). The precision is raised
     until every subterm keeps GUARD_DIGITS beyond the digits it hides (cancellation cannot
-    pass for digits: (1 + 1e-40) - 1 is 1e-40); a subterm that cancels to exactly 0 at
-    TOP_DIGITS is 0 (x - x). An EvaluationError where the value is undefined or not finite."""
+    pass for digits: (1 + 1e-40) - 1 is 1e-40) and two precisions in a row agree on the
+    digits (cos(sinh(60)) needs the 26 digits of its argument's integer part; atanh(erf(-9))
+    is -inf until erf(-9) is seen to be above -1); a subterm that cancels to exactly 0 at
+    TOP_DIGITS is 0 (x - x). An EvaluationError where the value is undefined or not finite
+    at every precision, or where the digits do not settle by TOP_DIGITS."""
     digits = arguments.count(digits, "digits")
     if digits > MAX_DIGITS:
         raise EvaluationError(f"N gives at most {MAX_DIGITS:,} digits, not {digits:,}")
@@ -54,12 +57,26 @@ def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None
     top = max(TOP_DIGITS, 8 * (digits + GUARD_DIGITS))
     working = digits + GUARD_DIGITS
     while True:
-        spreads: list[float] = []
-        value = reference(constant, {}, working, spreads=spreads)
-        if value is None:
-            raise EvaluationError(f"{constant} is undefined or not finite")
-        needed = digits_needed(spreads, digits + GUARD_DIGITS, top)
-        if needed <= working or working == top:
-            return Decimal(mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-4,
-                                       max_fixed=digits))
+        shown, needed = _digits_at(constant, working, digits, top)
+        if shown is not None and needed <= working:  # confirmed at a second precision
+            other = working * 3 // 4 if working == top else working + working // 2
+            confirmed, _ = _digits_at(constant, other, digits, top)
+            if confirmed == shown:
+                return Decimal(shown)
+        if working == top:
+            if shown is None:
+                raise EvaluationError(f"{constant} is undefined or not finite")
+            raise EvaluationError(f"the first {digits} digits of {constant} do not settle "
+                                  f"within {top} digits of working precision")
         working = min(max(math.ceil(needed), 2 * working), top)
+
+
+def _digits_at(constant: Expr, working: int, digits: int, top: int) -> tuple[str | None, float]:
+    """The constant's first digits at this working precision (None where it is undefined or
+    not finite there), and the precision its spreads ask for (see digits_needed)."""
+    spreads: list[float] = []
+    value = reference(constant, {}, working, spreads=spreads)
+    if value is None:
+        return None, working
+    return (mpmath.nstr(value, digits, strip_zeros=False, min_fixed=-4, max_fixed=digits),
+            digits_needed(spreads, digits + GUARD_DIGITS, top))
