@@ -100,7 +100,7 @@ def normalise(root: Expr, cost: Cost, deadline: float = math.inf) -> Normalised:
     if not any(node.args and is_rational_node(node) for node in nodes):
         return Normalised([root], True)  # its rational parts are its leaves: nothing to reduce
     reducer = _Reducer(cost)
-    folded = rebuild(root, _fold_numbers)  # x^(2 - 1) has an integer power
+    folded = rebuild(root, _fold_numbers) if any(map(_foldable, nodes)) else root
     for node in postorder(folded):
         if time.perf_counter() > deadline:
             return Normalised([root], False)
@@ -294,6 +294,12 @@ def square_root_of(value: Fraction) -> Expr | None:
     root = make("sqrt", number(inside))
     top = root if scale.numerator == 1 else make("mul", number(scale.numerator), root)
     return top if scale.denominator == 1 else make("div", top, number(scale.denominator))
+
+
+def _foldable(node: Expr) -> bool:
+    """Whether _fold_numbers may change the node: an op of numbers alone (x^(2 - 1) has an
+    integer power once folded)."""
+    return bool(node.args) and all(a.op == "num" for a in node.args)
 
 
 def _fold_numbers(node: Expr, args: list[Expr]) -> Expr:
@@ -535,7 +541,7 @@ class _Fraction:
         ways = [sum_form(terms, self.atoms)]  # expanded
         if len(poly) > 1:
             ways.append(collected_form(terms, self.atoms))
-        if len(poly) <= MAX_FACTORED_TERMS and not poly.is_constant():
+        if 1 < len(poly) <= MAX_FACTORED_TERMS:  # (a monomial is its own factored form)
             ways.append(factored_form(poly, self.atoms))
         return ways
 

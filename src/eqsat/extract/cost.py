@@ -58,12 +58,15 @@ class CostModel:
             known = memo.get(expr)
             if known is not None:
                 return known
-            # only the parts not measured yet (the normal forms measure many forms sharing parts)
-            walk = postorder(expr, lambda n: n not in memo)
-            for node in walk:
-                if node not in memo:
-                    memo[node] = self.term_cost(node) + sum(memo[a] for a in node.args)
-            return memo[expr]
+            parts = [memo.get(a) for a in expr.args]
+            if None in parts:  # only the parts not measured yet (the normal forms measure
+                for node in postorder(expr, lambda n: n not in memo):  # forms sharing parts)
+                    if node not in memo:
+                        memo[node] = self.term_cost(node) + sum(memo[a] for a in node.args)
+                return memo[expr]
+            found: float = self.term_cost(expr) + sum(parts)  # type: ignore[arg-type]
+            memo[expr] = found
+            return found
 
         return cost
 

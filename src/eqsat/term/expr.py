@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Union
 
 from ..errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
 from .display import latex
+from .memos import kept_on_terms
 from .ops import OPS, lookup
 from .printing import to_text
 from .reference import reference
@@ -22,8 +23,11 @@ from .shape import shape_of
 from .walks import postorder, rebuild, tree_leaves, tree_size
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
+# each compound term's symbols, kept while it lives (a query asks for them again and again)
+_free_symbols: weakref.WeakKeyDictionary[Expr, frozenset[Expr]] = kept_on_terms()
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
+_BITS_SURELY_SHORT = int(MAX_NUMBER_DIGITS * math.log2(10)) - 1  # fewer bits: fewer digits
 NOT_REAL = frozenset({"inf", "infinity", "nan", "oo"})  # names refused as symbols
 
 _RELATIONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "equation"})
@@ -204,7 +208,12 @@ class Expr:
 
     # --- structure ----------------------------------------------------------------------------
     def free_symbols(self) -> frozenset[Expr]:
-        return frozenset(node for node in postorder(self) if node.is_symbol)
+        if self.op == "sym":  # (kept for compound terms only: a symbol's would name itself)
+            return frozenset((self,))
+        found = _free_symbols.get(self)
+        if found is None:
+            found = _free_symbols[self] = frozenset(n for n in postorder(self) if n.op == "sym")
+        return found
 
     def count_ops(self) -> int:
         """Operations in the tree, repeated subterms counted each time they appear."""
@@ -294,8 +303,10 @@ def check_same_symbol(held: dict[str, Expr], node: Expr) -> None:
 # --- construction -------------------------------------------------------------------------------
 def number(value: int | Fraction | str) -> Expr:
     """An exact rational constant."""
-    frac = Fraction(value)
-    if max(len(str(abs(frac.numerator))), len(str(frac.denominator))) > MAX_NUMBER_DIGITS:
+    frac = value if isinstance(value, Fraction) else Fraction(value)
+    # (digits counted only where the bits say there may be too many: str is slow)
+    if max(abs(frac.numerator), frac.denominator).bit_length() > _BITS_SURELY_SHORT and \
+            max(len(str(abs(frac.numerator))), len(str(frac.denominator))) > MAX_NUMBER_DIGITS:
         raise LimitError(f"number with more than {MAX_NUMBER_DIGITS} digits")
     return Expr("num", (), frac)
 
