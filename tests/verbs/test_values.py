@@ -29,6 +29,8 @@ def test_n_sees_through_cancellation() -> None:
     assert eqsat.N("(1 + 1e-40) - 1", 5) == Decimal("1e-40")
     assert eqsat.N("exp(1e-30) - 1", 10) == Decimal("1.000000000e-30")
     assert eqsat.N("x - x", x=2) == 0
+    assert eqsat.N("sin(pi)") == 0  # about 10^-k at k digits: below what any resolves
+    assert eqsat.N("sin(pi) + 1e-30", 5) == Decimal("1e-30")
 
 
 @pytest.mark.parametrize(("text", "values", "digits"), [

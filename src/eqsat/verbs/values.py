@@ -43,8 +43,9 @@ def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None
     pass for digits: (1 + 1e-40) - 1 is 1e-40) and two precisions in a row agree on the
     digits (cos(sinh(60)) needs the 26 digits of its argument's integer part; atanh(erf(-9))
     is -inf until erf(-9) is seen to be above -1); a subterm that cancels to exactly 0 at
-    TOP_DIGITS is 0 (x - x). An EvaluationError where the value is undefined or not finite
-    at every precision, or where the digits do not settle by TOP_DIGITS."""
+    TOP_DIGITS is 0 (x - x), and so is a value that shrinks below what TOP_DIGITS resolves
+    (sin(pi)). An EvaluationError where the value is undefined or not finite at every
+    precision, or where the digits do not settle by TOP_DIGITS."""
     digits = arguments.count(digits, "digits")
     if digits > MAX_DIGITS:
         raise EvaluationError(f"N gives at most {MAX_DIGITS:,} digits, not {digits:,}")
@@ -63,12 +64,21 @@ def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None
             confirmed, _ = _digits_at(constant, other, digits, top)
             if confirmed == shown:
                 return Decimal(shown)
+            if working == top and confirmed is not None and \
+                    max(abs(Decimal(shown)), abs(Decimal(confirmed))) < _resolved(other):
+                return Decimal("0.0")  # below what either precision resolves: sin(pi)
         if working == top:
             if shown is None:
                 raise EvaluationError(f"{constant} is undefined or not finite")
             raise EvaluationError(f"the first {digits} digits of {constant} do not settle "
                                   f"within {top} digits of working precision")
         working = min(max(math.ceil(needed), 2 * working), top)
+
+
+def _resolved(working: int) -> Decimal:
+    """The least magnitude a working precision tells from 0 in a value whose terms are of
+    order 1 (sin(pi) is about 10^-working at any precision)."""
+    return Decimal(10) ** (GUARD_DIGITS - working)
 
 
 def _digits_at(constant: Expr, working: int, digits: int, top: int) -> tuple[str | None, float]:
