@@ -88,6 +88,21 @@ def test_an_undefined_constant_is_no_solution(equation: str) -> None:
     assert "has no real value" in solution.reason
 
 
+@pytest.mark.parametrize(("equation", "zero"), [
+    ("x/sinh(expm1(0)) = 0", "sinh(expm1(0))"),  # was x = 0: 0/0 passed the check as 0 = 0
+    ("x^(-1) = (2 - 2)^(-1)", "2 - 2"),
+])
+def test_a_divisor_that_is_zero_is_no_solution(equation: str, zero: str) -> None:
+    solution = solve(equation, "x")
+    assert solution.kind == "none"
+    assert f"it divides by {zero}, which is 0" in solution.reason
+
+
+def test_a_divisor_too_close_to_zero_to_tell_is_undecided() -> None:
+    with pytest.raises(eqsat.SolveError, match="cannot decide whether sin\\(pi\\) is zero"):
+        solve("x/sin(pi) = 0", "x")  # was x = 0
+
+
 def test_an_opaque_parameter_brings_its_domain() -> None:
     solution = solve("sqrt(a)*x = 1", "x")
     assert solution["x"] == value("1/sqrt(a)")

@@ -16,6 +16,7 @@ from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
 from ..term.expr import Expr, make, number
 from ..term.reference import reference
+from ..term.walks import postorder
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .solution import Case, Discarded, Solution, SolutionKind
@@ -476,5 +477,33 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             pairs.append((equation.args[0], equation.args[1]))
         else:
             pairs.append((equation, number(0)))
+    names = tuple(u.name for u in unknowns)
+    for number_, pair in enumerate(pairs, 1):
+        zero = next(filter(None, map(_zero_divisor, pair)), None)
+        if zero is not None:
+            return Solution(SolutionKind.NONE, names,
+                            reason=f"equation {number_} is defined nowhere: it divides by "
+                            f"{zero}, which is 0")
     problem = Problem(tuple(pairs), tuple(unknowns), engine, Budget.start(limits, began), method)
     return solve_problem(problem)
+
+
+def _zero_divisor(side: Expr) -> Expr | None:
+    """A divisor free of symbols that is 0 (sinh(0) in x/sinh(0)): the side is defined
+    nowhere, and no candidate can be checked where it is (0/sinh(0) would pass as 0 = 0). A
+    SolveError where one is too close to 0 for 60 digits to tell (sin(pi))."""
+    for node in postorder(side):
+        if node.op == "div":
+            divisor = node.args[1]
+        elif node.op == "pow" and node.args[1].is_number and node.args[1].number < 0:
+            divisor = node.args[0]
+        else:
+            continue
+        if divisor.free_symbols():
+            continue
+        value = reference(divisor, {}, CHECK_DIGITS)
+        if value == 0:
+            return divisor
+        if value is not None and abs(value) <= TOLERANCE:
+            raise SolveError(f"cannot decide whether {divisor} is zero")
+    return None
