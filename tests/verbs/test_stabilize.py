@@ -27,6 +27,10 @@ from tests.conftest import assert_equivalent, corpus
     ("sqrt(1 + x) - 1", {"x": (1e-14, 1e-5)}, "x/(sqrt(x + 1) + 1)"),  # sqrt-conjugate-one
     ("(x + 1) - x", None, "1"),
     ("exp(x) / (exp(x) - 1)", "x != 0", "-1/expm1(-x)"),
+    # inverse sines and cosines at the ends of their domain (the half-angle rules)
+    ("acos(1 - x)", {"x": (1e-12, 1e-2)}, "2*asin(sqrt(x/2))"),
+    ("asin(1 - x)", {"x": (1e-12, 1e-2)}, "pi/2 - 2*asin(sqrt(x/2))"),
+    ("acos(x - 1)", {"x": (1e-12, 1e-2)}, "pi - 2*asin(sqrt(x/2))"),
 ])
 def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: str) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
