@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..limits.budget import NUMBER_COST, SYMBOL_COST
 from ..term.expr import Expr
-from ..term.memos import kept_on_terms
+from ..term.memos import Kept
 from ..term.ops import OPS
 from ..term.shape import SHAPE_ARGUMENTS, Shape, shape_of
 from ..term.walks import postorder
@@ -16,7 +16,7 @@ from ..term.walks import postorder
 Node = tuple[str, tuple[int, ...], object]
 # each term's tree cost by the op table's costs, kept while it lives: a query measures the same
 # terms in every stage (diff(sin(x), x) measured sin(x) and cos(x) three times each)
-_table_costs: MutableMapping[Expr, float] = kept_on_terms()
+_table_costs: Kept[float] = Kept("tree cost")
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class CostModel:
         nested in one another (the normal forms measure each part, then the whole) take
         time linear in their distinct subterms, not quadratic. By the op table's costs, they
         are kept on the terms (_table_costs)."""
-        memo: MutableMapping[Expr, float] = _table_costs if type(self) is CostModel and \
+        memo: Kept[float] | dict[Expr, float] = _table_costs if type(self) is CostModel and \
             not self.overrides else {}
 
         def cost(expr: Expr) -> float:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Union
 
 from ..errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
 from .display import latex
-from .memos import kept_on_terms
+from .memos import Kept, forget_with
 from .ops import OPS, lookup
 from .printing import to_text
 from .reference import reference
@@ -24,7 +24,7 @@ from .walks import postorder, rebuild, tree_leaves, tree_size
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonzero", "integer")
 # each compound term's symbols, kept while it lives (a query asks for them again and again)
-_free_symbols: weakref.WeakKeyDictionary[Expr, frozenset[Expr]] = kept_on_terms()
+_free_symbols: Kept[frozenset[Expr]] = Kept("free symbols")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
 MAX_NUMBER_DIGITS = 2000  # bound on an exact constant written or folded
 _BITS_SURELY_SHORT = int(MAX_NUMBER_DIGITS * math.log2(10)) - 1  # fewer bits: fewer digits
@@ -35,9 +35,10 @@ ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 
 
 class Expr:
-    """A term. Structurally equal terms are the same object, so `==` is identity."""
+    """A term. Structurally equal terms are the same object, so `==` is identity, and the
+    hash is the object's (object's own, C-level: a query hashes terms hundreds of times)."""
 
-    __slots__ = ("__weakref__", "_hash", "_sizes", "args", "assumptions", "op", "shape",
+    __slots__ = ("__weakref__", "_kept", "_sizes", "args", "assumptions", "op", "shape",
                  "value")
     _table: ClassVar[weakref.WeakValueDictionary[tuple[object, ...], Expr]] = (
         weakref.WeakValueDictionary())
@@ -48,8 +49,8 @@ class Expr:
     value: str | Fraction | None  # the name of a symbol, the value of a number
     assumptions: frozenset[str]
     shape: tuple[int | str, ...]  # a symbol's declared shape; () for a scalar (see shape.py)
-    _hash: int
     _sizes: tuple[int, int, bool, bool] | None  # see sizes(): filled in when first asked
+    _kept: dict[str, object] | None
 
     def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
                 assumptions: frozenset[str] = frozenset(),
@@ -73,8 +74,8 @@ class Expr:
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "assumptions", assumptions)
         object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "_hash", hash(key))
         object.__setattr__(self, "_sizes", None)
+        object.__setattr__(self, "_kept", None)  # the memos of memos.Kept
         cls._table[key] = self
         return self
 
@@ -83,15 +84,6 @@ class Expr:
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Expr, (self.op, self.args, self.value, self.assumptions, self.shape))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
 
     # --- leaves -------------------------------------------------------------------------------
     @property
@@ -238,6 +230,15 @@ def _new_table_lock() -> None:
 
 
 os.register_at_fork(after_in_child=_new_table_lock)
+
+
+def _forget_kept() -> None:
+    """Empty the memos kept on every live term (clear_cache)."""
+    for term in list(Expr._table.values()):
+        object.__setattr__(term, "_kept", None)
+
+
+forget_with(_forget_kept)
 
 
 def _fitted(result: Expr) -> Expr:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ShapeError
-from .memos import kept_on_terms
+from .memos import Kept
 from .ops import OPS, SCALAR_KINDS, TENSOR_OPS
 from .walks import sizes
 
@@ -27,7 +26,7 @@ SHAPE_ARGUMENTS: dict[str, tuple[int, ...]] = {
 
 ELEMENTWISE = frozenset(name for name, op in OPS.items()
                         if op.kind in SCALAR_KINDS and name not in TENSOR_OPS)
-_cache: weakref.WeakKeyDictionary[Expr, Shape] = kept_on_terms()
+_cache: Kept[Shape] = Kept("shape")
 
 
 def check_shape(shape: Sequence[object]) -> Shape:

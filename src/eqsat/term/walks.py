@@ -3,12 +3,11 @@ sizes computed once per subterm and kept on it."""
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..errors import LimitError
-from .memos import kept_on_terms
+from .memos import Kept
 from .ops import NOT_VALUES, TENSOR_OPS
 
 if TYPE_CHECKING:
@@ -20,16 +19,44 @@ MAX_KEPT_WALK = 512  # distinct subterms of a term whose walk is kept (see posto
 # the walk of each term walked, without the term itself (a value naming its key would keep it
 # alive): a query walks the same terms many times (diff(sin(x), x): 19 walks of 2-5 nodes);
 # kept while the term lives, for terms of at most MAX_KEPT_WALK distinct subterms
-_walks: weakref.WeakKeyDictionary[Expr, tuple[Expr, ...]] = kept_on_terms()
+_walks: Kept[tuple[Expr, ...]] = Kept("walk")
+
+
+MAX_RECURSIVE_DEPTH = 200  # a shallower term is walked by recursion (faster in CPython)
 
 
 def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
-    """Distinct subterms, children before parents, without recursion; with `into`, only the
-    children of nodes it accepts (the others are leaves of the walk)."""
+    """Distinct subterms, children before parents (by recursion only where the term is
+    shallow); with `into`, only the children of nodes it accepts (the others are leaves of
+    the walk)."""
     if into is None:
         kept = _walks.get(root)
         if kept is not None:
             return [*kept, root]
+    order = _shallow(root, into) if sizes(root)[1] <= MAX_RECURSIVE_DEPTH else \
+        _deep(root, into)
+    if into is None and len(order) <= MAX_KEPT_WALK:
+        _walks[root] = tuple(order[:-1])
+    return order
+
+
+def _shallow(root: Expr, into: Callable[[Expr], bool] | None) -> list[Expr]:
+    order: list[Expr] = []
+    seen: set[Expr] = set()
+
+    def visit(node: Expr) -> None:
+        seen.add(node)
+        if into is None or into(node):
+            for arg in node.args:
+                if arg not in seen:
+                    visit(arg)
+        order.append(node)
+
+    visit(root)
+    return order
+
+
+def _deep(root: Expr, into: Callable[[Expr], bool] | None) -> list[Expr]:
     order: list[Expr] = []
     seen: set[Expr] = set()
     stack: list[Expr | None] = [root]  # None: the node below it is done (its children are)
@@ -47,8 +74,6 @@ def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Ex
             for index in range(len(args) - 1, -1, -1):
                 if args[index] not in seen:
                     stack.append(args[index])
-    if into is None and len(order) <= MAX_KEPT_WALK:
-        _walks[root] = tuple(order[:-1])
     return order
 
 
