@@ -12,7 +12,16 @@ from ..term.reference import reference
 from ..term.walks import tree_size
 from .direct import ruled_out
 from .model import Rule
-from .modulo import Steps, View, could_match, subviews, tried_out, views
+from .modulo import (
+    Steps,
+    View,
+    could_match,
+    operand_needs,
+    operand_tokens,
+    subviews,
+    tried_out,
+    views,
+)
 
 Binding = dict[Expr, Expr]
 MAX_SETTLED_NODES = 500  # a larger term goes to the e-graph without the check of `blockers`
@@ -64,6 +73,7 @@ class ViewSides:
     changing: dict[str, list[tuple[Rule, View]]] = field(default_factory=dict)
     keeping: dict[str, list[Rule]] = field(default_factory=dict)
     needs: dict[Rule, frozenset[str]] = field(default_factory=dict)  # see required_ops
+    operands: dict[Rule, frozenset[object]] = field(default_factory=dict)  # operand_needs
 
 
 def view_sides(rules: Iterable[Rule]) -> ViewSides:
@@ -76,6 +86,7 @@ def view_sides(rules: Iterable[Rule]) -> ViewSides:
         else:
             sides.changing.setdefault(left.op, []).append((rule, left))
             sides.needs[rule] = required_ops(left)
+            sides.operands[rule] = operand_needs(left)
     return sides
 
 
@@ -112,9 +123,12 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
     held = {view.op for view in subviews(found[term])}
     blocking: list[Rule] = []
     for view in subviews(found[term]):
+        tokens = operand_tokens(view) if view.op in ("add", "mul") else frozenset()
         for rule, pattern in [*sides.changing.get(view.op, ()), *anywhere]:
             if not sides.needs[rule] <= held:  # an op it names is nowhere in the term
                 continue
+            if not sides.operands[rule] <= tokens and pattern.op == view.op:
+                continue  # an operand it names is not among the view's
             if tried_out(budget):
                 return None
             if rule not in blocking and could_match(pattern, view, budget) and \

@@ -177,6 +177,30 @@ def subviews(view: View) -> Iterator[View]:
                 stack.append(arg)
 
 
+def operand_needs(pattern: View) -> frozenset[object]:
+    """What the operands of a sum or product must show for a sum or product pattern to
+    match there (see operand_tokens): each of its operands that is not a variable takes an
+    operand of its own op (a number: of its value); empty for other patterns."""
+    if pattern.op not in N_ARY:
+        return frozenset()
+    return frozenset(_token(p) for p in pattern.args if p.op != "sym")
+
+
+def operand_tokens(view: View) -> frozenset[object]:
+    """The ops (numbers: values) among a sum's or product's operands, its powers split as
+    _match splits them, and "mul" where a power splits (a product pattern takes a^2 as a*a)."""
+    operands = [*view.args, *split_powers(list(view.args))] if view.op == "mul" else \
+        list(view.args)
+    tokens = {_token(o) for o in operands}
+    if any(len(split_powers([o])) > 1 for o in view.args):
+        tokens.add("mul")
+    return frozenset(tokens)
+
+
+def _token(view: View) -> object:
+    return ("num", view.value) if view.op == "num" else view.op
+
+
 class Steps:
     """The tries a check of many left sides may take in all (see MAX_CHECK_STEPS)."""
 
