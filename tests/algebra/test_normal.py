@@ -213,6 +213,32 @@ def test_a_sum_in_lowest_terms_is_its_own_cheapest_normal_form() -> None:
     assert found > 400
 
 
+@pytest.mark.parametrize(("text", "answer"), [
+    ("cos(x)/sin(x)", True), ("-sin(x)", True), ("log(c) + 1", True), ("x/sin(x)", True),
+    ("1/sin(x)", True), ("2*x*exp(y)", True), ("-(x*y)", True),
+    ("sin(x)/sin(x)", False), ("sin(x)^2", False), ("-2*x", False), ("exp(3*x)*3", False),
+    ("sqrt(x)*y", False), ("sin(x) - sin(x)", False),
+])
+def test_ops_of_symbols_are_generators_in_lowest_terms(text: str, answer: bool) -> None:
+    assert in_lowest_terms(eqsat.parse(text)) is answer
+
+
+def test_a_term_of_generators_in_lowest_terms_is_its_own_cheapest_normal_form() -> None:
+    rng = random.Random(1)
+    generators = ["x", "y", "sin(x)", "cos(x)", "log(y)", "exp(x)", "atan2(y, x)", "abs(x)"]
+    found = 0
+    for _ in range(3000):
+        factors = rng.sample(generators, rng.randint(1, 3))
+        monomial = "*".join(([str(rng.randint(2, 4))] if rng.random() < 0.3 else []) + factors)
+        text = rng.choice([monomial, f"-({monomial})", f"({monomial})/{rng.choice(generators)}",
+                           " + ".join(rng.sample(generators, 2)) + f" - {rng.randint(1, 3)}"])
+        expr = eqsat.parse(text)
+        if in_lowest_terms(expr):
+            found += 1
+            assert normalise(expr, CostModel().remembering_tree_cost()).forms[0] == expr, text
+    assert found > 1000
+
+
 @pytest.mark.parametrize(("value", "written"), [
     (Fraction(8), "2*sqrt(2)"), (Fraction(1, 8), "sqrt(2)/4"), (Fraction(9, 4), "3/2"),
     (Fraction(12), "2*sqrt(3)"), (Fraction(3, 2), "sqrt(6)/2"), (Fraction(2), None),

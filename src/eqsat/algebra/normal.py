@@ -116,25 +116,28 @@ def normalise(root: Expr, cost: Cost, deadline: float = math.inf) -> Normalised:
 def in_lowest_terms(root: Expr) -> bool:
     """Whether root is a linear polynomial written as its own cheapest normal form, so that
     normalise would put it first: a chain of + and - (each right operand a term) of distinct
-    scalar symbols, each alone or times an integer of 2 or more, and at most one nonzero
-    integer, the coefficients with no common factor and no two symbols with one coefficient
-    (x + 1, 2*x - 3*y + 1; not 2*x + 2, -x + 1, x + x, 3*x + 3*y + z), or a monomial (see
-    _plain_monomial), or one over another."""
-    if root.op in ("mul", "pow") and _plain_monomial(root):
-        return True
+    generators (scalar symbols, or ops of symbols alone: see _leaf_atom), each alone or times
+    an integer of 2 or more, and at most one nonzero integer, the coefficients with no common
+    factor and no two generators with one coefficient (x + 1, 2*x - 3*y + 1, log(c) + 1; not
+    2*x + 2, -x + 1, x + x, 3*x + 3*y + z), or a monomial (see _monomial_factors), its
+    negation without a number, or one over another with no factor in common (cos(x)/sin(x))."""
+    if root.op in ("mul", "pow"):
+        return _monomial_factors(root) is not None
+    if root.op == "neg":  # -sin(x), -x*y (not -2*x: -2 is one number)
+        return _monomial_factors(root.args[0], coefficient=False) is not None
     if root.op == "div":  # 2/x, y/x^2, 1/(x*y): a positive integer or a monomial over one
         top, bottom = root.args
-        return ((top.is_number and top.number.denominator == 1 and top.number > 0) or
-                _plain_monomial(top, coefficient=False)) and \
-            _plain_monomial(bottom, coefficient=False) and \
-            not top.free_symbols() & bottom.free_symbols()
+        above = set() if top.is_number and top.number.denominator == 1 and \
+            top.number > 0 else _monomial_factors(top, coefficient=False)
+        below = _monomial_factors(bottom, coefficient=False)
+        return above is not None and below is not None and not above & below
     terms: list[Expr] = []
     node = root
     while node.op in ("add", "sub"):
         node, term = node.args
         terms.append(term)
     terms.append(node)
-    scaled: dict[str, int] = {}  # each symbol's coefficient
+    scaled: dict[Expr, int] = {}  # each generator's coefficient
     constants = [abs(int(t.number)) for t in terms if t.is_number]
     for term in terms:
         if term.is_number:
@@ -146,18 +149,19 @@ def in_lowest_terms(root: Expr) -> bool:
             value, term = term.args[0].number, term.args[1]
             if value.denominator != 1 or value < 2:
                 return False
-        if term.op != "sym" or term.shape or term.name in scaled:
+        if not _generator(term) or term in scaled:
             return False
-        scaled[term.name] = int(value)
+        scaled[term] = int(value)
     multiples = [c for c in scaled.values() if c > 1]  # c*x + c*y: c*(x + y) is cheaper
     return len(terms) > 1 and len(constants) <= 1 and \
         math.gcd(*scaled.values(), *constants) == 1 and len(set(multiples)) == len(multiples)
 
 
-def _plain_monomial(root: Expr, coefficient: bool = True) -> bool:
-    """Whether root is a product, left to right, of an optional integer of 2 or more (unless
-    not coefficient) and then distinct scalar symbols, each alone or to an integer power of 2
-    or more (2*x, x^2*y, 3*x*y^4; not x*2, x*x, x^1, 1/2*x): its own cheapest normal form."""
+def _monomial_factors(root: Expr, coefficient: bool = True) -> set[Expr] | None:
+    """The factors of root where it is a product, left to right, of an optional integer of 2
+    or more (unless not coefficient) and then distinct generators (see _generator), each
+    alone or, a symbol, to an integer power of 2 or more (2*x, x^2*y, 3*x*y^4, cos(x)*y;
+    not x*2, x*x, x^1, 1/2*x, sin(x)^2): its own cheapest normal form; else None."""
     factors: list[Expr] = []
     node = root
     while node.op == "mul":
@@ -167,19 +171,30 @@ def _plain_monomial(root: Expr, coefficient: bool = True) -> bool:
     if factors[-1].is_number and coefficient:
         number = factors.pop().number
         if number.denominator != 1 or number < 2 or not factors:
-            return False
-    names: set[str] = set()
+            return None
+    found: set[Expr] = set()
     for factor in factors:
         if factor.op == "pow":
             exponent = factor.args[1]
             if not (exponent.is_number and exponent.number.denominator == 1 and
-                    exponent.number >= 2):
-                return False
+                    exponent.number >= 2 and factor.args[0].op == "sym"):
+                return None
             factor = factor.args[0]
-        if factor.op != "sym" or factor.shape or factor.name in names:
-            return False
-        names.add(factor.name)
-    return True
+        if not _generator(factor) or factor in found:
+            return None
+        found.add(factor)
+    return found
+
+
+def _generator(node: Expr) -> bool:
+    """Whether the normal forms take the node as one generator, as written: a scalar symbol,
+    or an op that is not + - * / or a power (nor a square root: squares_reduced acts on
+    those of numbers) of scalar symbols alone (sin(x), log(c), atan2(y, x)), whose key is
+    itself. Powers of such an op are left out: sin(x)^2 meets the identities of squares."""
+    if node.op == "sym":
+        return not node.shape
+    return bool(node.args) and not is_rational_node(node) and node.op != "sqrt" and \
+        all(a.op == "sym" and not a.shape for a in node.args) and not is_tensor(node)
 
 
 def polynomial_factors(poly: Expr) -> list[tuple[Expr, int]] | None:
