@@ -35,8 +35,8 @@ ExprLike = Union["Expr", int, float, Fraction, numbers.Real]
 
 
 class Expr:
-    """A term. Structurally equal terms are the same object, so `==` is identity, and the
-    hash is the object's (object's own, C-level: a query hashes terms hundreds of times)."""
+    """A term. Structurally equal terms are the same object, so `==` is identity and the hash
+    is the object's own (C-level: a query hashes terms hundreds of times)."""
 
     __slots__ = ("__weakref__", "_kept", "_sizes", "args", "assumptions", "op", "shape",
                  "value")
@@ -233,8 +233,11 @@ os.register_at_fork(after_in_child=_new_table_lock)
 
 
 def _forget_kept() -> None:
-    """Empty the memos kept on every live term (clear_cache)."""
-    for term in list(Expr._table.values()):
+    """Empty the memos kept on every live term (clear_cache); the table is read under its
+    lock, as another thread may be adding to it."""
+    with Expr._table_lock:
+        terms = list(Expr._table.values())
+    for term in terms:
         object.__setattr__(term, "_kept", None)
 
 

@@ -22,7 +22,7 @@ MAX_KEPT_WALK = 512  # distinct subterms of a term whose walk is kept (see posto
 _walks: Kept[tuple[Expr, ...]] = Kept("walk")
 
 
-MAX_RECURSIVE_DEPTH = 200  # a shallower term is walked by recursion (faster in CPython)
+MAX_RECURSIVE_DEPTH = 100  # a shallower term is walked by recursion (faster in CPython)
 
 
 def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Expr]:
@@ -41,6 +41,7 @@ def postorder(root: Expr, into: Callable[[Expr], bool] | None = None) -> list[Ex
 
 
 def _shallow(root: Expr, into: Callable[[Expr], bool] | None) -> list[Expr]:
+    """postorder by recursion (one frame a level)."""
     order: list[Expr] = []
     seen: set[Expr] = set()
 
@@ -57,6 +58,7 @@ def _shallow(root: Expr, into: Callable[[Expr], bool] | None) -> list[Expr]:
 
 
 def _deep(root: Expr, into: Callable[[Expr], bool] | None) -> list[Expr]:
+    """postorder by a stack of its own, at any depth."""
     order: list[Expr] = []
     seen: set[Expr] = set()
     stack: list[Expr | None] = [root]  # None: the node below it is done (its children are)
