@@ -69,8 +69,9 @@ def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
             if spec.ball is None:
                 raise NoBall(f"{node.op} has no ball form")
             args = [done[a] for a in node.args]
-            if _outside(spec.defined, args) or \
-                    astronomical(node.op, args, _beyond_floats(arb), lambda v: v.log()):
+            if (spec.defined and _outside(spec.defined, args)) or \
+                    ((spec.periodic or spec.exponential) and
+                     astronomical(node.op, args, _beyond_floats(arb), _log)):
                 return None
             if node.op in _SAME_OPERANDS and node.args[0] == node.args[1]:
                 result = arb(_SAME_OPERANDS[node.op])
@@ -83,6 +84,10 @@ def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
 def _outside(defined: tuple[tuple[str, int], ...], args: list[Any]) -> bool:
     """Whether the operand lies outside the op's domain for certain."""
     return any(_VIOLATED[relation](args[0], bound) for relation, bound in defined)
+
+
+def _log(value: Any) -> Any:
+    return value.log()
 
 
 @cache

@@ -127,10 +127,13 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
             elif node.op == "diff":
                 result = _derivative(node, values)
             else:
-                function = OPS[node.op].reference
+                spec = OPS[node.op]
+                function = spec.reference
                 if function is None:
                     raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
-                if astronomical(node.op, [done[a] for a in node.args], ASTRONOMICAL, _rough_log):
+                if (spec.periodic or spec.exponential) and \
+                        astronomical(node.op, [done[a] for a in node.args], ASTRONOMICAL,
+                                     _rough_log):
                     return None
                 try:
                     result = function(*(done[a] for a in node.args))
