@@ -31,6 +31,9 @@ from tests.conftest import assert_equivalent, corpus
     ("acos(1 - x)", {"x": (1e-12, 1e-2)}, "2*asin(sqrt(x/2))"),
     ("asin(1 - x)", {"x": (1e-12, 1e-2)}, "pi/2 - 2*asin(sqrt(x/2))"),
     ("acos(x - 1)", {"x": (1e-12, 1e-2)}, "pi - 2*asin(sqrt(x/2))"),
+    # near where they are 1: cosh (cosh-minus-one), acosh (acosh-log1p)
+    ("cosh(x) - 1", {"x": (1e-10, 1e-3)}, "2*sinh(x/2)^2"),
+    ("acosh(1 + x)", {"x": (1e-14, 1e-4)}, "log1p(x + sqrt(x*(x + 2)))"),
 ])
 def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: str) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
