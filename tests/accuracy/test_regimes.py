@@ -10,6 +10,7 @@ import numpy as np
 import eqsat
 from eqsat.accuracy.measure import mean_bits, sample, sample_at
 from eqsat.accuracy.regimes import best_regimes, edges, refine, split_terms
+from tests.conftest import assert_equivalent
 
 DOMAIN = {"x": (-1e3, 1e3), "eps": (1e-6, 1e-3)}
 SUBTRACTED = eqsat.parse("x - sqrt(x^2 - eps)")  # cancels for large positive x
@@ -97,3 +98,13 @@ def test_split_terms_are_the_subexpressions_whose_variables_occur_nowhere_else()
     assert split_terms(PRODUCT) == [eqsat.parse("x*y")]
     assert split_terms(eqsat.parse("exp(x*y) - x")) == []  # x occurs outside x*y
     assert split_terms(eqsat.parse("log(x + y) * z")) == [eqsat.parse("x + y")]
+
+
+def test_a_split_next_to_a_value_that_overflowed_is_a_float() -> None:
+    """exp(acosh(y)) overflows (inf) for y past about 1e308: a split on it between a finite
+    value and inf was inf, and where(exp(acosh(y)) < inf, ...) could not be written (found
+    by the semantic fuzz test, seed 32, once acosh had a second form)."""
+    result = eqsat.stabilize("exp(acosh(y))", domain="y > 0")
+    for threshold in edges(result).values():
+        assert all(np.isfinite(t) for t in threshold)
+    assert_equivalent(eqsat.parse("exp(acosh(y))"), result, digits=100)

@@ -7,6 +7,7 @@ they expand at: there the measured error decides where each branch ends."""
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -24,6 +25,7 @@ MAX_BRANCHES = 4
 MAX_FORMS = 8  # distinct forms considered: the most accurate, and those that win somewhere
 MAX_GIVEN = 128  # forms measured (the first given)
 REFINE_STEPS = 30  # bisections of a threshold between two sampled values
+_LARGEST = sys.float_info.max  # where a sampled value overflowed, a threshold stays below it
 SHORTENING = 1 / 32  # a refined threshold may move this much to be a short decimal
 GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
@@ -236,11 +238,16 @@ def _between(low: float, high: float, refined: bool = True) -> float:
     both have one sign and far apart magnitudes (so that 1e-9 and 1e3 split near 1e-3);
     where refine will not move it (a split on a subexpression), the shortest decimal
     between them (0 between -0.03 and 0.001)."""
+    low, high = max(low, -_LARGEST), min(high, _LARGEST)  # (inf: a value that overflowed)
     if not refined and (found := float(shortest_decimal(low, high))) > low:
         return found  # (the branch below takes the points under it)
     if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):
-        return float(np.sign(low) * np.sqrt(low * high))
-    return (low + high) / 2
+        product = low * high
+        root = np.sqrt(product) if math.isfinite(product) else \
+            np.sqrt(abs(low)) * np.sqrt(abs(high))
+        return float(np.sign(low) * root)
+    middle = (low + high) / 2
+    return middle if math.isfinite(middle) else low / 2 + high / 2
 
 
 def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
