@@ -13,6 +13,7 @@ from ..term.walks import tree_size
 from .direct import ruled_out
 from .model import Rule
 from .modulo import (
+    N_ARY,
     Steps,
     View,
     could_match,
@@ -123,7 +124,7 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
     held = {view.op for view in subviews(found[term])}
     blocking: list[Rule] = []
     for view in subviews(found[term]):
-        tokens = operand_tokens(view) if view.op in ("add", "mul") else frozenset()
+        tokens = operand_tokens(view) if view.op in N_ARY else frozenset()
         for rule, pattern in [*sides.changing.get(view.op, ()), *anywhere]:
             if not sides.needs[rule] <= held:  # an op it names is nowhere in the term
                 continue
