@@ -18,7 +18,17 @@ from ..term.expr import Expr, make, number
 from ..term.printing import Texts
 from .guards import GUARDS
 from .model import Guard, Rule
-from .modulo import N_ARY, View, canonical, num, power_part, split_powers, subviews, views
+from .modulo import (
+    N_ARY,
+    View,
+    canonical,
+    num,
+    power_part,
+    split_operands,
+    split_powers,
+    subviews,
+    views,
+)
 
 MAX_REWRITE_STEPS = 4_000  # tries of matching, over all rules and nodes of one term
 ViewMatch = dict[str, View]
@@ -245,10 +255,10 @@ def _matches(pattern: View, term: View, steps: list[int]
     """(binding, operands left over) for each match of the pattern at the term."""
     if pattern.op in N_ARY and pattern.op == term.op:
         yield from _take(pattern.op, list(pattern.args), list(term.args), {}, True, steps)
-        split = split_powers(list(term.args)) if pattern.op == "mul" else list(term.args)
+        split = split_operands(term) if pattern.op == "mul" else list(term.args)
         if len(split) > len(term.args):
             yield from _take(pattern.op, list(pattern.args), split, {}, True, steps)
-    elif pattern.op == "mul" and len(split := split_powers([term])) > 1:
+    elif pattern.op == "mul" and term.op == "pow" and len(split := split_powers([term])) > 1:
         yield from _take(pattern.op, list(pattern.args), split, {}, True, steps)
     elif left := power_part(pattern, term):
         for binding in _exact(pattern.args[0], term.args[0], {}, steps):
@@ -270,7 +280,7 @@ def _exact(pattern: View, term: View, binding: ViewMatch, steps: list[int]
     elif pattern.op == "num" or not pattern.args:
         if pattern == term:
             yield binding
-    elif pattern.op == "mul" and len(split := split_powers([term])) > 1:
+    elif pattern.op == "mul" and term.op == "pow" and len(split := split_powers([term])) > 1:
         for found, _ in _take(pattern.op, list(pattern.args), split, binding, False, steps):
             yield found
     elif pattern.op != term.op:
@@ -279,7 +289,7 @@ def _exact(pattern: View, term: View, binding: ViewMatch, steps: list[int]
         for found, _ in _take(pattern.op, list(pattern.args), list(term.args), binding, False,
                               steps):
             yield found
-        split = split_powers(list(term.args)) if pattern.op == "mul" else []
+        split = split_operands(term) if pattern.op == "mul" else []
         if len(split) > len(term.args):  # (x^-2 is x^-1*x^-1, as at the top)
             for found, _ in _take(pattern.op, list(pattern.args), split, binding, False, steps):
                 yield found

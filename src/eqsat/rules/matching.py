@@ -72,6 +72,7 @@ class ViewSides:
     left side."""
 
     changing: dict[str, list[tuple[Rule, View]]] = field(default_factory=dict)
+    results: dict[Rule, View] = field(default_factory=dict)  # their right sides' views
     keeping: dict[str, list[Rule]] = field(default_factory=dict)
     needs: dict[Rule, frozenset[str]] = field(default_factory=dict)  # see required_ops
     operands: dict[Rule, frozenset[object]] = field(default_factory=dict)  # operand_needs
@@ -86,6 +87,7 @@ def view_sides(rules: Iterable[Rule]) -> ViewSides:
             sides.keeping.setdefault(rule.lhs.op, []).append(rule)
         else:
             sides.changing.setdefault(left.op, []).append((rule, left))
+            sides.results[rule] = right
             sides.needs[rule] = required_ops(left)
             sides.operands[rule] = operand_needs(left)
     return sides
@@ -103,11 +105,12 @@ _ANY_SHAPE = frozenset({"sym", "num", "add", "mul", "pow"})
 
 def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> list[Rule] | None:
     """The rules that change views and could match some view the term's class holds
-    (modulo.py) with guards that might hold (see direct.ruled_out); None where something
-    else could make it cheaper in an e-graph: a rule that keeps the view makes a subterm
-    cheaper where it matches as written, or an op has only numbers for arguments. A term of
-    more than MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's length), or
-    too large to check within MAX_CHECK_STEPS tries, gives None too."""
+    (modulo.py) with guards that might hold (see direct.ruled_out), or the first such rule
+    that shrinks terms alone (what follows one is an e-graph's to find); None where
+    something else could make it cheaper in an e-graph: a rule that keeps the view makes a
+    subterm cheaper where it matches as written, or an op has only numbers for arguments. A
+    term of more than MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's
+    length), or too large to check within MAX_CHECK_STEPS tries, gives None too."""
     if tree_size(term) > MAX_SETTLED_NODES:
         return None
     found = views(term)
@@ -132,8 +135,11 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
                 continue  # an operand it names is not among the view's
             if tried_out(budget):
                 return None
-            if rule not in blocking and could_match(pattern, view, budget) and \
+            result = sides.results[rule]
+            if rule not in blocking and could_match(pattern, view, budget, result) and \
                     not ruled_out(rule, pattern, view, symbols):
+                if rule.shrinks:
+                    return [rule]
                 blocking.append(rule)
     return blocking
 

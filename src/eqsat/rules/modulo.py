@@ -14,6 +14,7 @@ import math
 import zlib
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import cache, lru_cache
 from itertools import combinations
 
 import mpmath
@@ -25,7 +26,8 @@ from ..term.walks import postorder
 N_ARY = ("add", "mul")
 MAX_MATCH_STEPS = 2_000  # past this many tries, a left side is taken to match...
 MAX_CHECK_STEPS = 20_000  # ...and past this many in all, a term is taken to have a match
-MAX_VALUED_OPERANDS = 8  # past this many operands their 2^n sub-sums are not valued: they could
+MAX_NAMED_OPERANDS = 6  # a variable takes each sub-sum of up to this many operands by name
+MAX_VALUED_OPERANDS = 8  # past this many operands their 2^n sub-sums are not valued: any could
 
 
 class View:
@@ -34,14 +36,17 @@ class View:
     same in every process (strings by CRC-32, not Python's salted hash), so that the order
     of operands, and with it every search over them, is too."""
 
-    __slots__ = ("_hash", "args", "op", "value")
+    __slots__ = ("_at_point", "_hash", "_split", "args", "op", "value")
     _hash: int
+    _split: list[View] | None  # its operands with powers split (split_operands), once
+    _at_point: float | None  # its value at the point of _could_make, once
 
     def __init__(self, op: str, value: Fraction | str | None = None,
                  args: tuple[View, ...] = ()) -> None:
         self.op, self.value, self.args = op, value, args
+        self._split = self._at_point = None
         shown = zlib.crc32(value.encode()) if isinstance(value, str) else hash(value)
-        self._hash = hash((zlib.crc32(op.encode()), shown, *(a._hash for a in args)))
+        self._hash = hash((_op_hash(op), shown, *(a._hash for a in args)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -59,8 +64,21 @@ class View:
 ViewBinding = dict[str, View | None]  # None: bound to part of a sum or product (any value)
 
 
+@cache
+def _op_hash(op: str) -> int:
+    return zlib.crc32(op.encode())
+
+
+@lru_cache(maxsize=1024)
 def num(value: Fraction | int) -> View:
     return View("num", Fraction(value))
+
+
+def split_operands(view: View) -> list[View]:
+    """split_powers of the view's operands (kept on the view: matching asks again and again)."""
+    if view._split is None:
+        view._split = split_powers(list(view.args))
+    return view._split
 
 
 def views(root: Expr) -> dict[Expr, View]:
@@ -150,19 +168,25 @@ def _product(args: list[View]) -> View:
 
 def _integer_exponent(view: View) -> int | None:
     """The exponent of an integer power, else None."""
-    if view.op != "pow":
-        return None
-    exponent = view.args[1].value
-    if view.args[1].op == "num" and isinstance(exponent, Fraction) and \
-            exponent.denominator == 1:
-        return int(exponent)
-    return None
+    return _integer(view.args[1]) if view.op == "pow" else None
 
 
 def _power(base: View, exponent: View) -> View:
+    """base^exponent; an integer power of a nonzero integer power is one power ((a^2)^-1 is
+    a^-2, as pow-pow-int makes it)."""
+    outer, inner = _integer(exponent), _integer_exponent(base)
+    if outer is not None and inner:
+        base, exponent = base.args[0], num(inner * outer)
     if exponent == num(1):
         return base
     return View("pow", None, (base, exponent))
+
+
+def _integer(view: View) -> int | None:
+    value = view.value
+    if view.op == "num" and isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return None
 
 
 def subviews(view: View) -> Iterator[View]:
@@ -189,7 +213,7 @@ def operand_needs(pattern: View) -> frozenset[object]:
 def operand_tokens(view: View) -> frozenset[object]:
     """The ops (numbers: values) among a sum's or product's operands, its powers split as
     _match splits them, and "mul" where a power splits (a product pattern takes a^2 as a*a)."""
-    operands = [*view.args, *split_powers(list(view.args))] if view.op == "mul" else \
+    operands = [*view.args, *split_operands(view)] if view.op == "mul" else \
         list(view.args)
     tokens = {_token(o) for o in operands}
     if any(len(split_powers([o])) > 1 for o in view.args):
@@ -208,20 +232,42 @@ class Steps:
         self.left = limit
 
 
-def could_match(pattern: View, term: View, budget: Steps | None = None) -> bool:
+def could_match(pattern: View, term: View, budget: Steps | None = None,
+                result: View | None = None) -> bool:
     """Whether the pattern (a left side's view; its symbols are its variables) could match
     the term in an e-graph where the term's class holds every equal view: a sum or product
     pattern matches any of the term's operands it names (the others are a sub-sum that
-    associativity makes), a variable among them any one or more of them. Past
-    MAX_MATCH_STEPS tries, or past what the budget has left, the answer is yes."""
+    associativity makes), a variable among them any one or more of them. result: the
+    rule's right side (a view), where only a match that the rule changes counts (pow-add
+    at a^-1*a^-1 makes a^-2, the view the term has). Past MAX_MATCH_STEPS tries, or past
+    what the budget has left, the answer is yes."""
     budget = budget or Steps()
     steps = [0]
     try:
-        return next(_match(pattern, term, {}, steps, top=True), None) is not None
+        return any(result is None or _changed(pattern, result, binding)
+                   for binding in _match(pattern, term, {}, steps, top=True))
     except _TooLong:
         return True
     finally:
         budget.left -= steps[0]
+
+
+def _changed(pattern: View, result: View, binding: ViewBinding) -> bool:
+    """Whether the rewrite from pattern to result under the binding changes the view (yes
+    where a variable is bound to part of a sum or product, whose view is not known)."""
+    if None in binding.values():
+        return True
+    return _instance(pattern, binding) != _instance(result, binding)
+
+
+def _instance(view: View, binding: ViewBinding) -> View | None:
+    """The view with its variables replaced by their bindings."""
+    if view.op == "sym":
+        return binding.get(str(view.value))
+    if not view.args:
+        return view
+    args = tuple(_instance(a, binding) for a in view.args)
+    return None if None in args else canonical(view.op, view.value, args)  # type: ignore[arg-type]
 
 
 def tried_out(budget: Steps) -> bool:
@@ -247,7 +293,7 @@ def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int],
         if pattern == term:
             yield binding
     elif pattern.op == "mul" and term.op != "mul":  # a^2 is a*a (square), a^3 a*a*a ...
-        split = split_powers([term])
+        split = split_powers([term]) if term.op == "pow" else []
         if len(split) > 1:
             yield from _match_operands("mul", list(pattern.args), split, binding, steps, top)
     elif pattern.op != term.op:
@@ -255,7 +301,7 @@ def _match(pattern: View, term: View, binding: ViewBinding, steps: list[int],
     elif pattern.op in N_ARY:
         yield from _match_operands(pattern.op, list(pattern.args), list(term.args), binding,
                                    steps, top)
-        split = split_powers(list(term.args)) if pattern.op == "mul" else list(term.args)
+        split = split_operands(term) if pattern.op == "mul" else list(term.args)
         if len(split) > len(term.args):
             yield from _match_operands(pattern.op, list(pattern.args), split, binding, steps,
                                        top)
@@ -339,6 +385,19 @@ def _match_operands(op: str, patterns: list[View], terms: list[View], binding: V
         for found in _bind(first_name, term, binding):
             yield from _match_operands(op, variables[1:], terms[:index] + terms[index + 1:],
                                        found, steps, leftovers)
+    if first_name not in binding and len(terms) <= MAX_NAMED_OPERANDS:
+        # it takes each sub-sum (product) of two or more, the others one or more of the rest
+        for size in range(2, len(terms) - len(variables) + 2):
+            for chosen in combinations(range(len(terms)), size):
+                steps[0] += 1
+                if steps[0] > MAX_MATCH_STEPS:
+                    raise _TooLong
+                taken = [terms[i] for i in chosen]
+                whole = _sum(taken) if op == "add" else _product(taken)
+                yield from _match_operands(op, variables[1:],
+                                           [t for i, t in enumerate(terms) if i not in chosen],
+                                           {**binding, first_name: whole}, steps, leftovers)
+        return
     bound = binding.get(first_name)
     if len(terms) > len(variables) and (bound is None or (bound.op != "num" and
                                                           _could_make(op, bound, terms))):
@@ -358,9 +417,8 @@ def _could_make(op: str, bound: View, operands: list[View]) -> bool:
     symbol a number drawn from its name); where a value is undefined there, it could."""
     if len(operands) > MAX_VALUED_OPERANDS:
         return True
-    values: dict[View, float] = {}
-    wanted = _value(bound, values)
-    found = [_value(operand, values) for operand in operands]
+    wanted = _value(bound)
+    found = [_value(operand) for operand in operands]
     if not all(map(math.isfinite, [wanted, *found])):
         return True
     combine = math.fsum if op == "add" else math.prod
@@ -368,16 +426,16 @@ def _could_make(op: str, bound: View, operands: list[View]) -> bool:
                for size in range(2, len(found) + 1) for chosen in combinations(found, size))
 
 
-def _value(view: View, values: dict[View, float]) -> float:
+def _value(view: View) -> float:
     """The view's value at the point of _could_make (nan where undefined or not real)."""
-    if view in values:
-        return values[view]
+    if view._at_point is not None:
+        return view._at_point
     if view.op == "num":
         found = float(view.value)  # type: ignore[arg-type]
     elif view.op == "sym":
         found = 0.2 + 0.7 * (zlib.crc32(str(view.value).encode()) % 1000) / 1000
     else:
-        args = [_value(a, values) for a in view.args]
+        args = [_value(a) for a in view.args]
         reference = OPS[view.op].reference if view.op in OPS else None
         if view.op in N_ARY:
             found = math.fsum(args) if view.op == "add" else math.prod(args)
@@ -388,5 +446,5 @@ def _value(view: View, values: dict[View, float]) -> float:
                 found = float(reference(*map(mpmath.mpf, args)))
             except (TypeError, ValueError, ArithmeticError):  # complex, or undefined
                 found = math.nan
-    values[view] = found
+    view._at_point = found
     return found
