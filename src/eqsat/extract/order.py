@@ -14,8 +14,10 @@ FOLDED = ("add", "sub", "mul")  # exactly, by their folds in the op table
 
 
 def _negated(term: Expr) -> Expr | None:
-    """-term when term is a negative number, a product whose leftmost factor is one (as
-    (-6*sin(x))*x) or a quotient whose numerator is one of these, else None."""
+    """-term when term is a negation, a negative number, a product whose leftmost factor is
+    one (as (-6*sin(x))*x) or a quotient whose numerator is one of these, else None."""
+    if term.op == "neg":
+        return term.args[0]
     if term.is_number and term.number < 0:
         return number(-term.number)
     if term.op == "div":
