@@ -1,7 +1,7 @@
 """Does a query cost more as the process ages? Five passes over the diff cases of
-../shared/corpora/sympy_cases.jsonl in one process (the time of each pass), and a probe
-query timed before and after 600 queries with fresh symbol names, with the process's peak
-memory.
+../shared/corpora/sympy_cases.jsonl in one process (the time of each pass), and two probe
+queries timed before and after 600 queries with fresh symbol names, with the process's peak
+memory: a diff (most need no e-graph) and a simplify that builds an e-graph each time.
 
     python benchmarks/aging.py
 """
@@ -12,6 +12,7 @@ import contextlib
 import resource
 import statistics
 import time
+from collections.abc import Callable
 
 from common import corpus
 
@@ -19,11 +20,13 @@ import eqsat
 from eqsat.egraph.per_thread import engine
 
 
-def _median_ms(query: object, repeats: int = 15) -> float:
+def _median_ms(query: Callable[[], object], repeats: int = 15) -> float:
+    """The query's median time, eqsat's memos cleared before each call (not timed)."""
     times = []
     for _ in range(repeats):
+        eqsat.clear_cache()
         start = time.perf_counter()
-        query()  # type: ignore[operator]
+        query()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 
@@ -52,13 +55,49 @@ def main() -> None:
     def probe() -> object:
         return eqsat.diff("sin(x)*exp(x*y) + x/y", "x")
 
-    before, peak = _median_ms(probe), _peak_mib()
-    for i in range(600):
-        eqsat.diff(f"sin(a{i})*exp(b{i}*a{i}) + c{i}/a{i}", f"a{i}")
-    after = _median_ms(probe)
-    print(f"probe diff(sin(x)*exp(x*y) + x/y): {before:.2f} ms, after 600 queries with fresh "
-          f"names {after:.2f} ms ({after / before:.2f}); peak memory {peak:.0f} -> "
-          f"{_peak_mib():.0f} MiB; e-graphs compiled {engine().compiled}")
+    def egraph_probe() -> object:
+        return eqsat.simplify("log(x) + 2*log(y)")
+
+    for name, query, made in [
+            ("diff(sin(x)*exp(x*y) + x/y)", probe,
+             lambda i: eqsat.diff(f"sin(a{i})*exp(b{i}*a{i}) + c{i}/a{i}", f"a{i}")),
+            ("simplify(log(x) + 2*log(y)), an e-graph", egraph_probe,
+             lambda i: eqsat.simplify(f"log(u{i}) + 2*log(v{i})"))]:
+        before, peak = _median_ms(query), _peak_mib()
+        for i in range(600):
+            made(i)
+        after = _median_ms(query)
+        print(f"probe {name}: {before:.2f} ms, after 600 queries with fresh names "
+              f"{after:.2f} ms ({after / before:.2f}); peak memory {peak:.0f} -> "
+              f"{_peak_mib():.0f} MiB; e-graphs compiled {engine().compiled}")
+
+    _aged_against_fresh()
+
+
+def _aged_against_fresh(sessions: int = 1_500, probes: int = 100) -> None:
+    """One engine after many small sessions against a fresh one, their probes interleaved
+    (the machine's noise falls on both alike)."""
+    from eqsat.egraph.engine import Engine
+
+    expr = eqsat.parse("log(x) + 2*log(y)")
+
+    def session(on: Engine) -> float:
+        start = time.perf_counter()
+        with on.session(rulesets=["simplify"]) as opened:
+            handle = opened.add(expr)
+            opened.run(["simplify"])
+            opened.extract(handle)
+        return time.perf_counter() - start
+
+    aged, fresh = Engine(), Engine()
+    for _ in range(sessions):
+        session(aged)
+    session(fresh)
+    pairs = [(session(aged), session(fresh)) for _ in range(probes)]
+    old, new = (statistics.median(p[i] for p in pairs) * 1000 for i in (0, 1))
+    print(f"an engine after {sessions:,} sessions of simplify(log(x) + 2*log(y)): {old:.2f} ms "
+          f"a session, a fresh one {new:.2f} ms ({old / new:.2f}); it compiled its e-graph "
+          f"{aged.compiled} times")
 
 
 if __name__ == "__main__":

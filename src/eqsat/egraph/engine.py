@@ -29,9 +29,14 @@ from . import analysis
 from .session import Session, run_commands
 
 # egglog's pop keeps the ids its e-classes took, so each push copies more: a compiled e-graph
-# is dropped (and compiled again, ~40 ms) once its sessions have made this many e-nodes, which
-# keeps a push under ~2.5 ms (measured: +0.15 ms per 1,000 e-nodes made)
+# is dropped (and compiled again, ~70 ms) once its sessions have made this many e-nodes, which
+# keeps a push under ~2.5 ms (measured: +0.15 ms per 1,000 e-nodes made)...
 GRAPH_LIFETIME_NODES = 10_000
+# ...and a session counts this many more: each push and pop ages it beyond the e-nodes it
+# reports (300 sessions of 19 e-nodes made one 1.18x slower than a fresh one, 1,500 1.69x;
+# in a bare egglog e-graph, 9,000 pushes of a number made each push 10x slower), so that
+# small queries renew it every ~100 sessions
+SESSION_NODES = 100
 
 
 def shrinking(ruleset: str) -> str:
@@ -227,7 +232,7 @@ class Engine:
             self._busy = False
             self._combined.clear()  # combined rulesets made in the session go with its pop
             run_commands(egraph, bindings.Pop(t.SPAN, 1 + session._pushes))
-            self._aged((tensor, chosen), session.nodes)
+            self._aged((tensor, chosen), session.nodes + SESSION_NODES)
 
     def _aged(self, key: tuple[bool, frozenset[str]], nodes: int) -> None:
         """Count a session's e-nodes against its e-graph's lifetime; drop the e-graph when
