@@ -421,3 +421,19 @@ def test_a_factor_free_of_the_unknown_is_a_case() -> None:
     assert [str(c) for c in solution.conditions] == ["a != 0"]
     assert solution.cases[0].solution is not None
     assert solution.cases[0].solution.kind == "infinite"
+
+
+def test_the_first_query_of_a_process_gets_the_answer_a_later_one_gets() -> None:
+    # the rules' compiling and solve's first import are the process's one-time setup, left
+    # out of the time limit: a first solve under 0.05 s once ran out of time compiling them
+    # (the semantic fuzz test's solve seeds, in a busy worker, at 0.3 s)
+    import subprocess
+    import sys
+
+    script = ("import eqsat; L = eqsat.Limits(seconds=0.05)\n"
+              "print(eqsat.solve('3*x + 1 = 5*x - 7', 'x', limits=L))\n"
+              "print(eqsat.simplify('diff(x*sin(x), x)', limits=L))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["x = 4", "sin(x) + x*cos(x)"]

@@ -89,9 +89,12 @@ class Budget:
     setup_before: float = field(default_factory=setup_seconds)
 
     @classmethod
-    def start(cls, limits: Limits, began: float | None = None) -> Budget:
-        """A budget of limits.seconds from `began` (now, if not given)."""
-        return cls(limits, (time.perf_counter() if began is None else began) + limits.seconds)
+    def start(cls, limits: Limits, began: float | None = None,
+              setup_before: float | None = None) -> Budget:
+        """A budget of limits.seconds from `began` (now, if not given); setup_before: the
+        setup done by then (setup_seconds() at `began`), so that setup since is left out."""
+        given = (time.perf_counter() if began is None else began) + limits.seconds
+        return cls(limits, given, setup_seconds() if setup_before is None else setup_before)
 
     @property
     def deadline(self) -> float:

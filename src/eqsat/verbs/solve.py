@@ -30,7 +30,10 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     ["x", "y"]). An equation is `lhs = rhs`, `lhs == rhs`, or e meaning e = 0; unknowns
     default to every symbol. method "auto" eliminates polynomial systems exactly and uses
     the [solve] rules otherwise; "rules" goes to the rules first. The time limit covers the
-    whole call, parsing included."""
+    whole call, parsing included (not the rules' compiling: a process's one-time setup)."""
+    from ..solving import solve as solve_problems  # (loaded with the first solve)
+
+    compiled = engine(rules)
     began = time.perf_counter()
     listed = list(equations) if isinstance(equations, (list, tuple)) else [equations]
     if not listed:
@@ -55,9 +58,7 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     symbols_ = [_unknown(parsed, w) for w in wanted]
     if len(set(symbols_)) != len(symbols_):
         raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
-    from ..solving import solve as solve_problems
-
-    return solve_problems(parsed, symbols_, engine(rules), Limits.of(limits), method, began)
+    return solve_problems(parsed, symbols_, compiled, Limits.of(limits), method, began)
 
 
 def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:
