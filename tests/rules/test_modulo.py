@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -253,3 +254,13 @@ def test_answers_do_not_depend_on_the_string_hash_seed() -> None:
                             env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout
              for seed in ("1", "2", "3")}
     assert len(found) == 1
+
+
+def test_a_user_rule_reached_through_a_sub_product_is_not_missed(tmp_path: Path) -> None:
+    # factor's a is -1 in -sin(x)*cos(y) - cos(x)*sin(y): the check took the others'
+    # operands by position and missed it, so the term was settled and the user's rule never
+    # saw sin(x)*cos(y) + cos(x)*sin(y)
+    rules = tmp_path / "angles.rules"
+    rules.write_text("[simplify]\nsin-sum-rev:  sin(a)*cos(b) + cos(a)*sin(b)  => sin(a + b)\n")
+    assert str(eqsat.simplify("-sin(x)*cos(y) - cos(x)*sin(y)", rules=[rules])) == "-sin(x + y)"
+    assert str(eqsat.diff("cos(x)*cos(y) - sin(x)*sin(y)", "x", rules=[rules])) == "-sin(x + y)"
