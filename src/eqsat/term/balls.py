@@ -70,7 +70,7 @@ def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
                 raise NoBall(f"{node.op} has no ball form")
             args = [done[a] for a in node.args]
             if (spec.defined and _outside(spec.defined, args)) or \
-                    ((spec.periodic or spec.exponential) and
+                    (spec.grows_past_floats and
                      astronomical(node.op, args, _beyond_floats(arb), _log)):
                 return None
             if node.op in _SAME_OPERANDS and node.args[0] == node.args[1]:

@@ -182,6 +182,12 @@ class Op:
         return self.kind not in (OpKind.RELATION, OpKind.OPERATOR)
 
     @property
+    def grows_past_floats(self) -> bool:
+        """Whether an argument beyond every float can make its exact value take mpmath
+        minutes (an exponential's, a periodic function's): see reference.astronomical."""
+        return self.exponential or self.periodic
+
+    @property
     def egg(self) -> str:
         """The egglog constructor name."""
         return "Op" + self.name[0].upper() + self.name[1:]

@@ -87,10 +87,10 @@ def astronomical(op: str, args: list[Any], huge: Any, log: Callable[[Any], Any])
     it. Such points count as not finite. Decided on mpmath's numbers (huge: ASTRONOMICAL) or
     on arb balls (balls.py: where those cannot tell, not)."""
     spec = OPS.get(op)
-    if spec is not None and spec.periodic:
-        return bool(abs(args[0]) > huge)
-    if spec is None or not spec.exponential:  # (mpmath takes minutes, or runs out of
+    if spec is None or not spec.grows_past_floats:  # (mpmath takes minutes, or runs out of
         return False  # memory, on sigmoid(10^(10^13)), tanh and erfc alike)
+    if spec.periodic:
+        return bool(abs(args[0]) > huge)
     if op == "pow":
         base, exponent = (abs(a) for a in args)
         return bool(exponent > huge or (base > 1 and exponent * log(base) > huge))
@@ -131,7 +131,7 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
                 function = spec.reference
                 if function is None:
                     raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
-                if (spec.periodic or spec.exponential) and \
+                if spec.grows_past_floats and \
                         astronomical(node.op, [done[a] for a in node.args], ASTRONOMICAL,
                                      _rough_log):
                     return None
