@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import fractions
+import gc
 import math
 import pickle
+import sys
+import weakref
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
 import eqsat
-from eqsat.term.expr import make, number
+from eqsat.term.expr import Expr, make, number
 from eqsat.term.walks import postorder, tree_size
 
 
@@ -117,3 +121,19 @@ def test_float_and_int_of_constants_and_of_symbols() -> None:
         float(x + y)
     with pytest.raises(eqsat.EqsatError, match=r"free symbol.*x"):
         int(x)
+
+
+def test_terms_leave_the_table_without_hashing_a_fraction(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At interpreter exit the fractions module's globals are gone before the last terms are
+    freed (seen on a GPU machine with CuPy and JAX loaded: "Exception ignored in ... remove
+    ... fractions.py ... __hash__"): a term leaving the table must not hash a Fraction."""
+    number = Expr("num", (), Fraction(123457, 1000003))  # a number no other term holds
+    alive = weakref.ref(number)
+    errors: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", errors.append)
+    monkeypatch.setattr(fractions, "_hash_algorithm", None)  # as interpreter exit leaves it
+    del number
+    gc.collect()
+    assert alive() is None
+    assert errors == []

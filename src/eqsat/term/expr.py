@@ -55,19 +55,23 @@ class Expr:
     def __new__(cls, op: str, args: tuple[Expr, ...] = (), value: str | Fraction | None = None,
                 assumptions: frozenset[str] = frozenset(),
                 shape: tuple[int | str, ...] = ()) -> Expr:
-        key = (op, args, value, assumptions, shape)
+        # a number's key holds its numerator and denominator, not the Fraction: a term freed
+        # at interpreter exit, after the fractions module's globals are gone, leaves the table
+        # by its key's hash, and Fraction's hash needs those globals
+        key = (op, args, (value.numerator, value.denominator) if type(value) is Fraction
+               else value, assumptions, shape)
         found = cls._table.get(key)
         if found is not None:
             return found
         with cls._table_lock:
             found = cls._table.get(key)
             if found is None:
-                found = cls._made(key)
+                found = cls._made(key, value)
         return found
 
     @classmethod
-    def _made(cls, key: tuple[object, ...]) -> Expr:
-        op, args, value, assumptions, shape = key
+    def _made(cls, key: tuple[object, ...], value: str | Fraction | None) -> Expr:
+        op, args, _, assumptions, shape = key
         self = super().__new__(cls)
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "args", args)
