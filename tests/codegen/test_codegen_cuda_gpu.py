@@ -105,3 +105,21 @@ def test_odd_lengths_unaligned_views_and_several_outputs(dtype: str) -> None:
             np.testing.assert_allclose(cupy.asnumpy(got), eqsat.evaluate(text, values),
                                        rtol=tolerance, atol=tolerance,
                                        err_msg=f"{text} on [{start}:{stop}]")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("grid", [(1, 32), (3, 128), (1000, 128)])
+def test_any_grid_covers_every_element(dtype: str, grid: tuple[int, int]) -> None:
+    """The source launched by hand with grids smaller and larger than the launcher's: the
+    elements its groups-a-thread path leaves go through the grid-stride loop."""
+    kernel = eqsat.compile("exp(x) * y - x", ["x", "y"], target="cupy", dtype=dtype)
+    raw = cupy.RawKernel(kernel.source, "kernel")
+    rng = np.random.default_rng(8)
+    for size in (0, 1, 3, 1001, 100_003):
+        x, y = (rng.uniform(-1, 1, size).astype(dtype) for _ in range(2))
+        out = cupy.full(size, np.nan, dtype=dtype)
+        raw((grid[0],), (grid[1],), (cupy.asarray(x), np.int64(1), cupy.asarray(y), np.int64(1),
+                                     out, np.int64(size)))
+        tolerance = 1e-5 if dtype == "float32" else 1e-12  # exp(x)*y may fuse (fma)
+        np.testing.assert_allclose(cupy.asnumpy(out), np.exp(x) * y - x, rtol=tolerance,
+                                   atol=tolerance)

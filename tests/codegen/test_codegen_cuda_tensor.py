@@ -59,11 +59,28 @@ def test_nvcc_compiles_tensor_programs(dtype: str, tmp_path: Path) -> None:
         assert done.returncode == 0, (text, done.stderr)
 
 
+class _DeviceArray(np.ndarray):
+    """A NumPy array with CuPy's `.data.ptr` (the launchers check alignment by it)."""
+
+    @property
+    def data(self) -> Any:  # type: ignore[override]
+        return types.SimpleNamespace(ptr=self.ctypes.data)
+
+
+def _on_device(function: Callable[..., Any]) -> Callable[..., Any]:
+    def made(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        return result.view(_DeviceArray) if isinstance(result, np.ndarray) else result
+    return made
+
+
 class _StandIn:
-    """Just enough of CuPy, on NumPy; RawModule kernels run the CPU-compiled bodies."""
+    """Just enough of CuPy, on NumPy; RawModule and RawKernel kernels run the CPU-compiled
+    bodies, and `launched` lists the kernels they ran."""
 
     def __init__(self, library: Callable[[str], Path], dtype: Any) -> None:
         self.library, self.dtype = library, dtype
+        self.launched: list[str] = []
 
     def module(self) -> types.ModuleType:
         stand_in = types.ModuleType("cupy")
@@ -71,12 +88,16 @@ class _StandIn:
                      "isfinite", "log", "exp", "sum", "prod", "max", "min", "matmul", "dot",
                      "outer", "transpose", "expand_dims", "squeeze", "float32", "float64"):
             setattr(stand_in, name, getattr(np, name))
+        for name in ("asarray", "ascontiguousarray", "broadcast_to", "empty"):
+            setattr(stand_in, name, _on_device(getattr(np, name)))
         # as many multiprocessors as rows in SIZES: softmax over an axis takes CuPy's path,
         # since eqsat_rows (one block per row, shared memory) runs on a GPU only
         runtime = types.SimpleNamespace(getDevice=lambda: 0, getDeviceProperties=lambda device:
                                         {"multiProcessorCount": 64})
         stand_in.cuda = types.SimpleNamespace(runtime=runtime)  # type: ignore[attr-defined]
         stand_in.RawModule = self._raw_module  # type: ignore[attr-defined]
+        stand_in.RawKernel = (  # type: ignore[attr-defined]
+            lambda code, name: self._raw_module(code).get_function(name))
         return stand_in
 
     def _raw_module(self, code: str) -> Any:
@@ -87,11 +108,17 @@ class _StandIn:
 
     def _launch(self, library: Any, name: str, fold: str | None) -> Callable[..., None]:
         c_type = ctypes.c_float if self.dtype == np.float32 else ctypes.c_double
-        body = getattr(library, f"{name}_body")
+        whole = name.endswith("_arrays")  # name_arrays: arrays only, a size in 16-byte groups
+        body = getattr(library, f"{name.removesuffix('_arrays')}_body")
         body.restype = None
 
         def run(grid: tuple[int], block: tuple[int], params: tuple[Any, ...]) -> None:
+            self.launched.append(name)
             *inputs, out, size = params
+            if whole:
+                size = int(size) * 16 // np.dtype(self.dtype).itemsize
+                assert all(a.data.ptr % 16 == 0 for a in (*inputs, out))
+                inputs = [value for array in inputs for value in (array, 1)]
             pairs = list(zip(inputs[::2], inputs[1::2], strict=True))
             body.argtypes = [c_type] * len(pairs) + [ctypes.POINTER(c_type)]
             values = np.empty(int(size), dtype=self.dtype)
@@ -101,7 +128,7 @@ class _StandIn:
                      ctypes.byref(result))
                 values[i] = result.value
             if fold is None:
-                out.ravel()[:] = values
+                out.ravel()[:size] = values  # name_arrays: the whole groups only
                 return
             start = {"a + b": 0.0, "a * b": 1.0, "fmax(a, b)": -np.inf, "fmin(a, b)": np.inf}
             out[:] = start[fold]
@@ -150,6 +177,31 @@ def test_launcher_and_bodies_match_numpy(text: str, dtype: str, compiled: Callab
     assert got.shape == np.shape(want)
     tolerance = 1e-4 if dtype == "float32" else 1e-10
     np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance, err_msg=text)
+
+
+@needs_gxx
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_elementwise_launcher_splits_whole_groups_from_the_rest(
+        dtype: str, compiled: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """name_arrays takes the whole 16-byte groups of aligned arrays, the grid-stride kernel
+    the elements past them, a scalar input or an unaligned view; every element is right."""
+    numpy_type = np.dtype(dtype).type
+    stand_in = _StandIn(compiled, numpy_type)
+    monkeypatch.setitem(sys.modules, "cupy", stand_in.module())
+    kernel = eqsat.compile("exp(x) * y - x", ["x", "y"], target="cupy", dtype=dtype)
+    rng = np.random.default_rng(12)
+    base = rng.uniform(-1, 1, 1004).astype(numpy_type)
+    other = rng.uniform(-1, 1, 1003).astype(numpy_type)
+    cases = [(base[:1003], other, ["kernel_arrays", "kernel"]),  # 1003 = whole groups + 3
+             (base[:1000], other[:1000], ["kernel_arrays"]),
+             (base[:1000], numpy_type(0.5), ["kernel"]),  # a scalar
+             (base[1:], other, ["kernel"])]  # one element in: not 16-byte aligned
+    for x, y, launched in cases:
+        stand_in.launched.clear()
+        got = np.asarray(kernel(x, y))
+        assert stand_in.launched == launched
+        tolerance = 1e-6 if dtype == "float32" else 1e-14
+        np.testing.assert_allclose(got, np.exp(x) * y - x, rtol=tolerance, atol=tolerance)
 
 
 def test_reductions_fuse_with_their_producer_and_matmul_goes_to_cublas() -> None:

@@ -18,6 +18,10 @@ from .numpy import MODULE_NAMES, check_python_names, small_power
 C_TYPES = {"float32": "float", "float64": "double"}
 # 16-byte vectors of T, the widest load a thread makes in one instruction, and their lanes
 VECTORS = {"float32": ("float4", "xyzw"), "float64": ("double2", "xy")}
+# 16-byte groups a thread of name_arrays takes: two in float, one in double, whose body holds
+# twice the registers per element (the fastest of one, two and a loop on an H200 in each
+# precision: docs/benchmarks.md)
+GROUPS_PER_THREAD = {"float32": 2, "float64": 1}
 _INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _C_POWERS = {2: "{b} * {b}", 3: "{b} * {b} * {b}", 4: "({b} * {b}) * ({b} * {b})",
@@ -62,7 +66,8 @@ def _literal(value: float, dtype: str) -> str:
 
 
 # what the launcher modules define besides the arguments
-LAUNCHER_NAMES = MODULE_NAMES | {"cp", "SOURCE", "DTYPE", "ARGS", "OUTPUTS", "BLOCK", "FOLD"}
+LAUNCHER_NAMES = MODULE_NAMES | {"cp", "SOURCE", "DTYPE", "ARGS", "OUTPUTS", "BLOCK", "FOLD",
+                                 "FLAT_BLOCK", "LANES", "GROUPS"}
 
 
 def _check_names(args: Sequence[str], name: str) -> None:
@@ -90,11 +95,13 @@ def print_cuda(outputs: Sequence[Expr], args: Sequence[str], name: str = "kernel
                dtype: str = "float32") -> str:
     """CUDA C: `name_body`, a __device__ function of one element (inputs by value, outputs
     through pointers), and `name`, a __global__ grid-stride loop over n elements calling it.
-    Each input comes with a step: 1 for an array, 0 for a scalar broadcast to all."""
+    Each input comes with a step: 1 for an array, 0 for a scalar broadcast to all. With them,
+    `name_arrays` for inputs that are all arrays, 16-byte aligned (see arrays_kernel)."""
     check_program(outputs, args, name, dtype)
     body, helpers = device_body(outputs, args, name, dtype)
-    lines = header(outputs, dtype, helpers) + body + elementwise_kernel(args, len(outputs), name,
-                                                                        dtype)
+    lines = (header(outputs, dtype, helpers) + body +
+             elementwise_kernel(args, len(outputs), name, dtype) +
+             arrays_kernel(args, len(outputs), name, dtype))
     return "\n".join(lines)
 
 
@@ -245,6 +252,33 @@ def elementwise_kernel(args: Sequence[str], outputs: int, name: str, dtype: str)
             "}", "#endif", ""]
 
 
+def arrays_kernel(args: Sequence[str], outputs: int, name: str, dtype: str) -> list[str]:
+    """`name_arrays`: where every input is an array and every array 16-byte aligned (the
+    launcher checks), each thread takes GROUPS_PER_THREAD 16-byte groups, a block's threads
+    side by side, and no thread loops: a grid-stride loop over groups with a step for each
+    input holds more registers, in double up to twice as many (docs/benchmarks.md). The
+    launcher gives the elements past the last whole group to `name`."""
+    lanes = VECTORS[dtype][1]
+    inputs = "".join(f"const T* __restrict__ {a}, " for a in args)
+    outs = "".join(f"T* __restrict__ out{k}, " for k in range(outputs))
+    group = [*(f"            const eqsat_vec eqsat_in_{a} = "
+               f"reinterpret_cast<const eqsat_vec*>({a})[q];" for a in args),
+             *(f"            eqsat_vec eqsat_out{k};" for k in range(outputs)),
+             *(f"            {name}_body(" + ", ".join(
+                 [f"eqsat_in_{a}.{lane}" for a in args] +
+                 [f"&eqsat_out{k}.{lane}" for k in range(outputs)]) + ");" for lane in lanes),
+             *(f"            reinterpret_cast<eqsat_vec*>(out{k})[q] = eqsat_out{k};"
+               for k in range(outputs))]
+    lines = ["#ifdef __CUDACC__",
+             f'extern "C" __global__ void {name}_arrays({inputs}{outs}long long groups) {{',
+             f"    const long long first = (long long)blockIdx.x * blockDim.x * "
+             f"{GROUPS_PER_THREAD[dtype]} + threadIdx.x;"]
+    for k in range(GROUPS_PER_THREAD[dtype]):
+        lines += ["    {", f"        const long long q = first + {k} * (long long)blockDim.x;",
+                  "        if (q < groups) {", *group, "        }", "    }"]
+    return [*lines, "}", "#endif", ""]
+
+
 # how a block combines two partial results of a reduction, and where it starts
 COMBINE = {"sum": ("a + b", "0"), "prod": ("a * b", "1"), "amax": ("fmax(a, b)", "-INFINITY"),
            "amin": ("fmin(a, b)", "INFINITY")}
@@ -338,6 +372,36 @@ def _grid(size):
 '''
 
 
+# how the launchers start an elementwise kernel: name_arrays over the whole 16-byte groups where
+# every input is an array and every array 16-byte aligned, the grid-stride name over the rest
+LAUNCH = '''FLAT_BLOCK = 128
+
+
+def _launch_elementwise(name, params, results, size):
+    arrays, steps = params[0::2], params[1::2]
+    whole = all(int(step) == 1 for step in steps) and all(
+        array.data.ptr % 16 == 0 for array in (*arrays, *results))
+    done = size // LANES * LANES if whole else 0
+    if done:
+        threads = FLAT_BLOCK * GROUPS
+        _kernel(name + "_arrays")(((done // LANES + threads - 1) // threads,), (FLAT_BLOCK,),
+                                  (*arrays, *results, np.int64(done // LANES)))
+    if size > done:
+        rest = []
+        for array, step in zip(arrays, steps):
+            rest += [array.ravel()[done:] if int(step) else array, step]
+        rest += [result.ravel()[done:] for result in results]
+        _kernel(name)((_grid(size - done),), (BLOCK,), (*rest, np.int64(size - done)))
+'''
+
+
+def launch_constants(dtype: str) -> str:
+    """The launchers' LANES (elements in 16 bytes) and GROUPS (16-byte groups a thread of
+    name_arrays takes) for one precision."""
+    return (f"LANES = {len(VECTORS[dtype][1])}\n"
+            f"GROUPS = {GROUPS_PER_THREAD[dtype]}")
+
+
 def print_launcher(cuda_source: str, outputs: int, args: Sequence[str], name: str,
                    dtype: str, description: str) -> str:
     """A self-contained Python module (cupy and numpy) that compiles the source with
@@ -353,18 +417,21 @@ DTYPE = np.{dtype}
 ARGS = {list(args)!r}
 OUTPUTS = {outputs}
 BLOCK = 256
+{launch_constants(dtype)}
 _compiled = {{}}
 
 
-def _kernel():
-    if "kernel" not in _compiled:
-        _compiled["kernel"] = cp.RawKernel(SOURCE, {name!r})
-    return _compiled["kernel"]
+def _kernel(name):
+    if name not in _compiled:
+        _compiled[name] = cp.RawKernel(SOURCE, name)
+    return _compiled[name]
 
 
 {OPERAND}
 
 {GRID}
+
+{LAUNCH}
 
 def {name}({", ".join(args)}):
     """{description}"""
@@ -382,6 +449,6 @@ def {name}({", ".join(args)}):
             params += [cp.ascontiguousarray(cp.broadcast_to(array, shape)), np.int64(1)]
     results = [cp.empty(shape, dtype=DTYPE) for _ in range(OUTPUTS)]
     if size:
-        _kernel()((_grid(size),), (BLOCK,), (*params, *results, np.int64(size)))
+        _launch_elementwise({name!r}, params, results, size)
     return results[0] if OUTPUTS == 1 else tuple(results)
 '''

@@ -15,11 +15,14 @@ from ..term.printing import Abbreviations, abbreviated
 from ..term.shape import ALL_AXES, AXIS_OPS, shape_of
 from .cuda import (
     GRID,
+    LAUNCH,
     OPERAND,
+    arrays_kernel,
     check_program,
     device_body,
     elementwise_kernel,
     header,
+    launch_constants,
     reduction_kernel,
 )
 from .numpy import NumpyPrinter, computed_nodes, dimension_names, helper_source, literal, shape_text
@@ -122,7 +125,8 @@ class _Program:
         expr, names, launcher = self.region(node)
         kernel = self.kernel_name()
         body, helpers = device_body([expr], names, kernel, self.dtype)
-        self.kernels += body + elementwise_kernel(names, 1, kernel, self.dtype)
+        self.kernels += (body + elementwise_kernel(names, 1, kernel, self.dtype) +
+                         arrays_kernel(names, 1, kernel, self.dtype))
         self.helpers |= helpers
         shape = shape_text(shape_of(node), self.dims)
         self.values[node] = self.temporary(
@@ -209,6 +213,7 @@ SOURCE = r"""
 {source}"""
 DTYPE = np.{program.dtype}
 BLOCK = {BLOCK}
+{launch_constants(program.dtype)}
 FOLD = {{"sum": cp.sum, "prod": cp.prod, "amax": cp.max, "amin": cp.min}}
 _module = {{}}
 
@@ -238,12 +243,13 @@ def _parameters(inputs, shape):
 
 {GRID}
 
+{LAUNCH}
+
 def _elementwise(name, inputs, shape):
     result = cp.empty(shape, dtype=DTYPE)
     size = _size(shape)
     if size:
-        _kernel(name)((_grid(size),), (BLOCK,), (*_parameters(inputs, shape), result,
-                                                  np.int64(size)))
+        _launch_elementwise(name, _parameters(inputs, shape), [result], size)
     return result
 
 
