@@ -100,6 +100,8 @@ def main() -> None:
     def ready(result: Any) -> None:
         result.block_until_ready()
 
+    bounds: list[tuple[str, float]] = []  # (case, percent of the copy bound)
+    against_jax: list[tuple[str, float]] = []  # (case, jax time / eqsat time)
     print(f"{'case':28} {'dtype':8} {'ops':>4} {'eqsat ms':>9} {'cupy ms':>9} {'jax ms':>9} "
           f"{'copy ms':>8} {'bound %':>8} {'vs cupy':>8} {'vs jax':>7}")
     for dtype in ("float32", "float64"):
@@ -121,9 +123,19 @@ def main() -> None:
                 jitted = jax.jit(lambda a, b: op_by_op(jnp, expr, {"x": a, "y": b}))  # noqa: B023
                 jax_s = timed(lambda: jitted(jx, jy), ready)  # noqa: B023
             bound = copy_s * 3 / 2  # two arrays read, one written; the copy moves two
+            bounds.append((f"{label} {dtype}", 100 * bound / ours))
+            if jax is not None:
+                against_jax.append((f"{label} {dtype}", jax_s / ours))
             print(f"{label:28} {dtype:8} {_count_ops(expr):4} {ours * 1e3:9.3f} "
                   f"{theirs * 1e3:9.3f} {jax_s * 1e3:9.3f} {copy_s * 1e3:8.3f} "
                   f"{100 * bound / ours:7.0f}% {theirs / ours:7.2f}x {jax_s / ours:6.2f}x")
+    under = [f"{case} ({percent:.0f}%)" for case, percent in bounds if percent < 85]
+    print(f"at least 85% of the copy bound: {len(bounds) - len(under)} of {len(bounds)} cases"
+          + (f"; under: {', '.join(under)}" if under else ""))
+    if against_jax:
+        slower = [f"{case} ({ratio:.2f}x)" for case, ratio in against_jax if ratio < 1]
+        print(f"at least as fast as jax.jit: {len(against_jax) - len(slower)} of "
+              f"{len(against_jax)} cases" + (f"; slower: {', '.join(slower)}" if slower else ""))
 
 
 if __name__ == "__main__":
