@@ -26,6 +26,9 @@ MEASURED_NODES = 24_000  # ... and at most this many nodes of them (a candidate'
 MIN_MEASURED = 16  # follows its size: a 400-node sum measures 60), but at least these
 IN_RANGE_PASSES = 8  # valuations of each e-node in in_range_choices, on average, at most,
 IN_RANGE_VALUATIONS = 20_000  # ... and this many in all (about half a second)
+DEEP_PROBES = 16  # candidates a search's deep passes measure, at most
+DEEP_ABOVE = 1.0  # a deep pass runs where the best is more bits than this off (under it,
+# nearly every change ties: its probes would go to gains under a bit)
 
 
 def better(candidate: Candidate, best: Candidate, floor: float) -> bool:
@@ -45,14 +48,21 @@ class Candidate:
 def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, points: Sample,
                   model: CostModel, budget: int = MEASURED, backstop: Backstop | None = None
                   ) -> tuple[Candidate, list[Candidate]]:
-    """Start from the cheapest term; try every other e-node of each e-class the current
-    term uses (top down), keeping a change when it is better (fewer bits, or a tie and
-    cheaper); repeat until no change helps, the budget of measured candidates (fewer for a
-    large term: MEASURED_NODES) is spent, or the backstop's time runs out. Returns the best
-    and every candidate measured."""
+    """Start from the cheapest term; try every other e-node of each e-class the current term uses
+    (top down), keeping a change when it is better (fewer bits, or a tie and cheaper), until no
+    change helps; then, where the best is still more than DEEP_ABOVE bits off, a deep pass:
+    where a change is no worse but brings in e-classes the term did not use, try it again with
+    each other e-node of one of those (1 - y^x as -(y^x - 1) gains nothing until y^x - 1 is
+    expm1(x*log(y))), DEEP_PROBES of them at most; after a deep change, single changes again.
+    It stops where a deep pass finds nothing, the budget of measured candidates (fewer for a
+    large term: MEASURED_NODES) is spent, or the backstop's time runs out. Returns the best and
+    every candidate measured but the deep pass's probes (as many again as the single changes,
+    near the best on average, they would crowd out of regimes' MAX_GIVEN forms those that win
+    on one side)."""
     stop = backstop or Backstop(math.inf)
     choices: dict[int, Node] = {}
     seen: dict[Expr, Candidate] = {}
+    probes: set[Expr] = set()  # measured by a deep pass only, and not kept
 
     def measure(chosen: dict[int, Node]) -> Candidate | None:
         try:
@@ -63,6 +73,33 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
             seen[term] = Candidate(term, mean_bits(term, points), model.tree_cost(term))
         return seen[term]
 
+    def below(trial: dict[int, Node], node: Node, than: Candidate,
+              floor: float) -> tuple[Candidate, dict[int, Node]] | None:
+        """The trial with one e-class that its node brings in chosen otherwise, where that
+        is better than `than`."""
+        used = set(_classes(root, choices, extractor))
+        for child in dict.fromkeys(node[1]):
+            if child in used:
+                continue
+            default = _node(child, trial, extractor)
+            for other in snapshot.classes[child]:
+                if other == default or extractor.node_cost(other) is None:
+                    continue
+                deeper = {**trial, child: other}
+                known = len(seen)
+                candidate = measure(deeper)
+                if candidate is None:
+                    continue
+                if better(candidate, than, floor):
+                    return candidate, deeper
+                if len(seen) > known:  # new: a probe
+                    probes.add(candidate.expr)
+                if len(probes) >= DEEP_PROBES:
+                    return None
+                if len(seen) >= budget or stop.passed():
+                    return None
+        return None
+
     best = measure(choices)
     assert best is not None  # the cheapest term has no cycle
     if overflows(best.expr, points):
@@ -71,8 +108,8 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
             best, choices = start, safe
     budget = min(budget, max(MIN_MEASURED, MEASURED_NODES // len(postorder(best.expr))))
     floor = best.bits
-    improved = True
-    while improved and len(seen) < budget and not stop.passed():
+    deep = False  # whether no-worse changes are tried with a choice below them too
+    while len(seen) < budget and not stop.passed():
         improved = False
         for eclass in _classes(root, choices, extractor):
             current = choices.get(eclass, extractor.best[eclass][1])
@@ -80,18 +117,24 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
                 if node == current or extractor.node_cost(node) is None:
                     continue
                 trial = {**choices, eclass: node}
-                candidate = measure(trial)
+                candidate = measure(trial)  # (a deep pass finds it in `seen`)
                 if candidate is None:
                     continue
-                if better(candidate, best, floor):
-                    best, choices, improved = candidate, trial, True
-                    floor = min(floor, candidate.bits)
+                found = (candidate, trial) if better(candidate, best, floor) else None
+                if found is None and deep and candidate.bits <= best.bits + TIE:
+                    found = below(trial, node, best, floor)
+                if found is not None:
+                    best, choices = found
+                    improved, floor = True, min(floor, best.bits)
                     break
                 if len(seen) >= budget or stop.passed():
                     break
             if improved or len(seen) >= budget:
                 break
-    return best, list(seen.values())
+        if not improved and (deep or best.bits <= DEEP_ABOVE):
+            break
+        deep = not improved  # single changes first; a deep pass only where they find none
+    return best, [c for c in seen.values() if c.expr not in probes]
 
 
 def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
