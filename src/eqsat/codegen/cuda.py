@@ -99,9 +99,8 @@ def print_cuda(outputs: Sequence[Expr], args: Sequence[str], name: str = "kernel
     `name_arrays` for inputs that are all arrays, 16-byte aligned (see arrays_kernel)."""
     check_program(outputs, args, name, dtype)
     body, helpers = device_body(outputs, args, name, dtype)
-    lines = (header(outputs, dtype, helpers) + body +
-             elementwise_kernel(args, len(outputs), name, dtype) +
-             arrays_kernel(args, len(outputs), name, dtype))
+    lines = header(outputs, dtype, helpers) + body + elementwise_kernels(args, len(outputs),
+                                                                         name, dtype)
     return "\n".join(lines)
 
 
@@ -277,6 +276,12 @@ def arrays_kernel(args: Sequence[str], outputs: int, name: str, dtype: str) -> l
         lines += ["    {", f"        const long long q = first + {k} * (long long)blockDim.x;",
                   "        if (q < groups) {", *group, "        }", "    }"]
     return [*lines, "}", "#endif", ""]
+
+
+def elementwise_kernels(args: Sequence[str], outputs: int, name: str, dtype: str) -> list[str]:
+    """The two kernels of an elementwise region: the grid-stride `name` and `name_arrays`."""
+    return (elementwise_kernel(args, outputs, name, dtype) +
+            arrays_kernel(args, outputs, name, dtype))
 
 
 # how a block combines two partial results of a reduction, and where it starts

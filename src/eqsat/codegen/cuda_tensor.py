@@ -17,10 +17,9 @@ from .cuda import (
     GRID,
     LAUNCH,
     OPERAND,
-    arrays_kernel,
     check_program,
     device_body,
-    elementwise_kernel,
+    elementwise_kernels,
     header,
     launch_constants,
     reduction_kernel,
@@ -125,8 +124,7 @@ class _Program:
         expr, names, launcher = self.region(node)
         kernel = self.kernel_name()
         body, helpers = device_body([expr], names, kernel, self.dtype)
-        self.kernels += (body + elementwise_kernel(names, 1, kernel, self.dtype) +
-                         arrays_kernel(names, 1, kernel, self.dtype))
+        self.kernels += body + elementwise_kernels(names, 1, kernel, self.dtype)
         self.helpers |= helpers
         shape = shape_text(shape_of(node), self.dims)
         self.values[node] = self.temporary(
