@@ -113,6 +113,19 @@ def test_a_large_term_measures_fewer_candidates() -> None:
     assert result.bits_after < result.bits_before - 4
 
 
+def test_without_deep_probes_a_power_near_one_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1 - y^x is -expm1(x*log(y)) only through -(y^x - 1), a change that gains nothing
+    alone: with no deep probes (DEEP_PROBES = 0) it stays as it is."""
+    from eqsat.accuracy import search
+
+    near_one = {"x": (1e-14, 1e-6), "y": (0.5, 2)}
+    deep = eqsat.stabilize_report("1 - y^x", near_one)
+    monkeypatch.setattr(search, "DEEP_PROBES", 0)
+    shallow = eqsat.stabilize_report("1 - y^x", near_one)
+    assert str(deep.expr) == "-expm1(x*log(y))" and deep.bits_after < 1
+    assert str(shallow.expr) == "1 - y^x" and shallow.bits_after > 30
+
+
 def test_one_minus_cos_and_the_report() -> None:
     result = eqsat.stabilize_report("1 - cos(x)", "-0.01 <= x <= 0.01")
     assert result.bits_before > 20 and result.bits_after < 1

@@ -83,6 +83,8 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
                 continue
             default = _node(child, trial, extractor)
             for other in snapshot.classes[child]:
+                if len(probes) >= DEEP_PROBES:
+                    return None
                 if other == default or extractor.node_cost(other) is None:
                     continue
                 deeper = {**trial, child: other}
@@ -94,8 +96,6 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
                     return candidate, deeper
                 if len(seen) > known:  # new: a probe
                     probes.add(candidate.expr)
-                if len(probes) >= DEEP_PROBES:
-                    return None
                 if len(seen) >= budget or stop.passed():
                     return None
         return None
