@@ -39,6 +39,9 @@ from tests.conftest import assert_equivalent, corpus
     # choose below a neutral change: -(y^x - 1), then y^x - 1 as expm1(x*log(y))
     ("y^x - 1", {"x": (1e-14, 1e-6), "y": (0.5, 2)}, "expm1(x*log(y))"),
     ("1 - y^x", {"x": (1e-14, 1e-6), "y": (0.5, 2)}, "-expm1(x*log(y))"),
+    # acosh-log1p's root whose cheapest is sqrt((1 + sin(x))^2 - 1): the deep pass chooses
+    # sin(x)*(sin(x) + 2) two e-classes below the change
+    ("acosh(1 + sin(x))", {"x": (1e-14, 1e-6)}, "log1p(sin(x) + sqrt(sin(x)*(sin(x) + 2)))"),
 ])
 def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: str) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]

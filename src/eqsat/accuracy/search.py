@@ -52,8 +52,8 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
     (top down), keeping a change when it is better (fewer bits, or a tie and cheaper), until no
     change helps; then, where the best is still more than DEEP_ABOVE bits off, a deep pass:
     where a change is no worse but brings in e-classes the term did not use, try it again with
-    each other e-node of one of those (1 - y^x as -(y^x - 1) gains nothing until y^x - 1 is
-    expm1(x*log(y))), DEEP_PROBES of them at most; after a deep change, single changes again.
+    each other e-node of one of those, at any depth below it, nearest first (1 - y^x as
+    -(y^x - 1) gains nothing until y^x - 1 is expm1(x*log(y))), DEEP_PROBES of them at most; after a deep change, single changes again.
     It stops where a deep pass finds nothing, the budget of measured candidates (fewer for a
     large term: MEASURED_NODES) is spent, or the backstop's time runs out. Returns the best and
     every candidate measured but the deep pass's probes (as many again as the single changes,
@@ -75,10 +75,10 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
 
     def below(trial: dict[int, Node], node: Node, than: Candidate,
               floor: float) -> tuple[Candidate, dict[int, Node]] | None:
-        """The trial with one e-class that its node brings in chosen otherwise, where that
-        is better than `than`."""
+        """The trial with one e-class that it brings in (at any depth below the changed
+        node) chosen otherwise, where that is better than `than`."""
         used = set(_classes(root, choices, extractor))
-        for child in dict.fromkeys(node[1]):
+        for child in _classes(root, trial, extractor):  # top down: nearest the change first
             if child in used:
                 continue
             default = _node(child, trial, extractor)
