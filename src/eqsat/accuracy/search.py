@@ -52,13 +52,13 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
     (top down), keeping a change when it is better (fewer bits, or a tie and cheaper), until no
     change helps; then, where the best is still more than DEEP_ABOVE bits off, a deep pass:
     where a change is no worse but brings in e-classes the term did not use, try it again with
-    each other e-node of one of those, at any depth below it, nearest first (1 - y^x as -(y^x -
-    1) gains nothing until y^x - 1 is expm1(x*log(y))), DEEP_PROBES of them at most; after a
-    deep change, single changes again. It stops where a deep pass finds nothing, the budget of
-    measured candidates (fewer for a large term: MEASURED_NODES) is spent, or the backstop's
-    time runs out. Returns the best and every candidate measured but the deep pass's probes (as
-    many again as the single changes, near the best on average, they would crowd out of
-    regimes' MAX_GIVEN forms those that win on one side)."""
+    each other e-node of one of those, at any depth below it, nearest first (1 - y^x as
+    -(y^x - 1) gains nothing until y^x - 1 is expm1(x*log(y))), DEEP_PROBES of them at most;
+    after a deep change, single changes again. It stops where a deep pass finds nothing, the
+    budget of measured candidates (fewer for a large term: MEASURED_NODES) is spent, or the
+    backstop's time runs out. Returns the best and every candidate measured but the deep pass's
+    probes (as many again as the single changes, near the best on average, they would crowd out
+    of regimes' MAX_GIVEN forms those that win on one side)."""
     stop = backstop or Backstop(math.inf)
     choices: dict[int, Node] = {}
     seen: dict[Expr, Candidate] = {}
