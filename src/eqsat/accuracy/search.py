@@ -73,7 +73,7 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
             seen[term] = Candidate(term, mean_bits(term, points), model.tree_cost(term))
         return seen[term]
 
-    def below(trial: dict[int, Node], node: Node, than: Candidate,
+    def below(trial: dict[int, Node], than: Candidate,
               floor: float) -> tuple[Candidate, dict[int, Node]] | None:
         """The trial with one e-class that it brings in (at any depth below the changed
         node) chosen otherwise, where that is better than `than`."""
@@ -122,7 +122,7 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
                     continue
                 found = (candidate, trial) if better(candidate, best, floor) else None
                 if found is None and deep and candidate.bits <= best.bits + TIE:
-                    found = below(trial, node, best, floor)
+                    found = below(trial, best, floor)
                 if found is not None:
                     best, choices = found
                     improved, floor = True, min(floor, best.bits)
