@@ -77,6 +77,8 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
               floor: float) -> tuple[Candidate, dict[int, Node]] | None:
         """The trial with one e-class that it brings in (at any depth below the changed
         node) chosen otherwise, where that is better than `than`."""
+        if len(probes) >= DEEP_PROBES:  # (spent: no walks of the term either)
+            return None
         used = set(_classes(root, choices, extractor))
         for child in _classes(root, trial, extractor):  # top down: nearest the change first
             if child in used:

@@ -392,10 +392,12 @@ def _launch_elementwise(name, params, results, size):
         _kernel(name + "_arrays")(((done // LANES + threads - 1) // threads,), (FLAT_BLOCK,),
                                   (*arrays, *results, np.int64(done // LANES)))
     if size > done:
-        rest = []
-        for array, step in zip(arrays, steps):
-            rest += [array.ravel()[done:] if int(step) else array, step]
-        rest += [result.ravel()[done:] for result in results]
+        rest = [*params, *results]
+        if done:  # the elements past the whole groups: views that start there
+            rest = []
+            for array, step in zip(arrays, steps):
+                rest += [array.ravel()[done:] if int(step) else array, step]
+            rest += [result.ravel()[done:] for result in results]
         _kernel(name)((_grid(size - done),), (BLOCK,), (*rest, np.int64(size - done)))
 '''
 
