@@ -213,6 +213,16 @@ def test_a_rewrite_made_as_an_answer_is_written_with_quotients_and_differences(
     assert raw in [str(made) for _, made in rewrites(eqsat.parse(text), rules)]
 
 
+def test_a_pattern_variable_twice_in_a_sum_takes_two_operands() -> None:
+    # add-same (a + a => 2*a) took one operand for both a's: x + y made 2*x + y
+    rules = DirectRules.of((r for r in shipped_rules().rules if r.ruleset == "simplify"),
+                           shrinking=False)
+    made = {str(e) for name, e in rewrites(eqsat.parse("x + y"), rules) if name == "add-same"}
+    assert made == set()
+    term = make("add", eqsat.parse("sin(x)"), eqsat.parse("sin(x)*y"))
+    assert {str(e) for name, e in rewrites(term, rules) if name == "add-same"} == set()
+
+
 def test_a_guard_not_decided_on_the_term_keeps_its_rule_from_it() -> None:
     rules = DirectRules.of(r for r in shipped_rules().rules if r.ruleset == "simplify")
     made = [str(e) for _, e in rewrites(eqsat.parse("abs(y)"), rules)]

@@ -325,8 +325,9 @@ def _take(op: str, patterns: list[View], terms: list[View], binding: ViewMatch,
             yield binding, terms
         return
     fixed = [p for p in patterns if p.op != "sym"]
-    first = fixed[0] if fixed else patterns[0]
-    rest = [p for p in patterns if p is not first]
+    # (one operand: the two of a + a are one view)
+    at = patterns.index(fixed[0]) if fixed else 0
+    first, rest = patterns[at], patterns[:at] + patterns[at + 1:]
     for index, term in enumerate(terms):
         others = terms[:index] + terms[index + 1:]
         for found in _exact(first, term, binding, steps):
