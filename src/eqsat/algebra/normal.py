@@ -479,7 +479,8 @@ class _Fraction:
             if not squares or (side == 1 and len(squares) == len(radicals)):
                 continue  # the radicals alone: once is enough
             num, den = (squares_lowered(p, squares) for p in (self.num, self.den))
-            if num is None or den is None or (num, den) == (self.num, self.den):
+            if num is None or den is None or (num, den) == (self.num, self.den) or \
+                    den.is_zero():  # (0 by the identities: a form defined nowhere)
                 continue
             try:
                 found.append(_Fraction(*normalised_pair(*reduced_pair(num, den)), self.atoms,

@@ -34,7 +34,11 @@ def apart(root: Expr, variable: Expr) -> Expr:
     top, bottom = fraction.args if fraction.op == "div" else (fraction, number(1))
     expander = Expander(deep=False, power=False, log=False)
     numerators = _grouped(expander.terms(top), variable, root)
-    rational = _content(_grouped(expander.terms(bottom), variable, root))
+    below = expander.terms(bottom)
+    if not below:  # (sqrt(2)^2 - 2: 0 once multiplied out)
+        raise EqsatError(f"apart: {root} divides by {bottom}, which is 0: it is defined "
+                         "nowhere")
+    rational = _content(_grouped(below, variable, root))
     if rational is None:
         return _over_one_factor(root, variable)
     content, denominator = rational

@@ -150,6 +150,10 @@ def _over_extension(parsed: Expr, rational: Expr, extension: Extension, verb: st
 
     from ..term.sympy_bridge import from_sympy, to_sympy
 
+    for node in nodes:  # SymPy's sqrt(2)^2 is 2: a divisor the rational forms kept
+        if node.op == "div" and to_sympy(node.args[1]) == 0:
+            raise EqsatError(f"{verb}: {parsed} divides by {node.args[1]}, which is 0: it is "
+                             "defined nowhere")
     field = [to_sympy(n) for n in dict.fromkeys([*roots, *given])]
     top, bottom = (from_sympy(part) for part in
                    sympy.fraction(getattr(sympy, verb)(to_sympy(parsed), extension=field)))
