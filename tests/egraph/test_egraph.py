@@ -205,3 +205,11 @@ def test_small_queries_renew_the_compiled_egraph_too() -> None:
             session.add(eqsat.parse("x + 1"))
             assert session.run(["simplify"]).nodes < 10
     assert engine.compiled >= 3
+
+
+def test_terms_known_equal_share_an_e_class() -> None:
+    with eqsat.engine().session(rulesets=["simplify"]) as session:
+        first, second = session.add(eqsat.parse("sin(x)")), session.add(eqsat.parse("y + 1"))
+        assert not session.same(first, second)
+        session.add_equal([(eqsat.parse("sin(x)"), eqsat.parse("y + 1"))])
+        assert session.same(first, second)

@@ -14,7 +14,7 @@ import pytest
 import eqsat
 from eqsat.extract import CostModel
 from eqsat.rules import shipped_rules
-from eqsat.rules.direct import DirectRules, rewrites
+from eqsat.rules.direct import DirectRules, regroupings, rewrites
 from eqsat.rules.matching import blockers, required_ops, view_sides
 from eqsat.rules.modulo import could_match, subviews, views
 from eqsat.term.expr import Expr, make, number
@@ -221,6 +221,17 @@ def test_a_pattern_variable_twice_in_a_sum_takes_two_operands() -> None:
     assert made == set()
     term = make("add", eqsat.parse("sin(x)"), eqsat.parse("sin(x)*y"))
     assert {str(e) for name, e in rewrites(term, rules) if name == "add-same"} == set()
+
+
+def test_regroupings_are_the_rewrites_that_take_operands_in_another_grouping() -> None:
+    rules = DirectRules.of((r for r in shipped_rules().rules if r.ruleset == "exponents"),
+                           shrinking=False)
+    # log-exp-offset, c = the sum of the other two (as written: (exp(x) - exp(y)) - exp(z))
+    term = eqsat.parse("log(exp(x) - exp(y) - exp(z))")
+    made = {str(e) for node, e in regroupings(term, rules) if node is term}
+    assert any(e.startswith("log1p(") and e.endswith("+ x") for e in made), made
+    # as written it matches, nothing to regroup: the e-graph's own
+    assert list(regroupings(eqsat.parse("log(exp(x) + y)"), rules)) == []
 
 
 def test_a_guard_not_decided_on_the_term_keeps_its_rule_from_it() -> None:

@@ -101,6 +101,21 @@ def test_an_exponential_and_a_power_past_the_float_range_combine_their_exponents
     assert_equivalent(result.original, result.expr, digits=400)  # (its variables positive)
 
 
+def test_log_of_a_difference_of_several_exponentials_reaches_its_offset_form(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """log-exp-offset (log(exp(a) + c)) at exp(x) with c the three other terms: its e-graph
+    stops at the node limit before reordering the sum so (64 bits); put in by the round as
+    a regrouping (_Search.seeds), 0 bits. With no seeds it stays."""
+    from eqsat.verbs import stabilize
+
+    text = "log(exp(x) - exp((x + y)/2) - exp(z) - exp(x - 2))"
+    domain = {"x": (800, 900), "y": (700, 750), "z": (600, 650)}
+    result = eqsat.stabilize_report(text, domain)
+    assert result.bits_before > 60 and result.bits_after < 1, str(result)
+    monkeypatch.setattr(stabilize, "MAX_SEEDS", 0)
+    assert eqsat.stabilize_report(text, domain).bits_after > 60
+
+
 def test_a_large_term_measures_fewer_candidates() -> None:
     """Measuring a candidate takes time in proportion to its size: the search measures at
     most MEASURED_NODES nodes' worth of them a round (work, not the clock, bounds it)."""

@@ -104,6 +104,23 @@ class Session:
         """Put a term in the e-graph; returns its handle (a global name). A tensor
         expression's shapes are checked first (ShapeError)."""
         self._check_open()
+        run_commands(self.egraph, *self._added(expr))
+        return self._names[expr]
+
+    def add_equal(self, pairs: Iterable[tuple[Expr, Expr]]) -> None:
+        """Put each pair of terms in the e-graph in one e-class, in one program: the caller
+        knows them equal (a rewrite by a rule, made outside the e-graph)."""
+        self._check_open()
+        commands: list[object] = []
+        for first, second in pairs:
+            commands += self._added(first) + self._added(second)
+            commands.append(bindings.ActionCommand(
+                t.union(t.var(self._names[first]), t.var(self._names[second]))))
+        if commands:
+            run_commands(self.egraph, *commands)
+
+    def _added(self, expr: Expr) -> list[object]:
+        """The commands that put a term in the e-graph (see add), its handle named."""
         check_depth(expr)
         if tree_size(expr) > MAX_EXTRACTED_TREE or depth(expr) > MAX_EXTRACTED_DEPTH:
             self.needs_snapshot = True
@@ -137,8 +154,7 @@ class Session:
                 commands += self._facts(node, name)
                 if self.tensor:
                     commands.append(shape_fact(name, self._shapes.id_of(node.shape)))
-        run_commands(self.egraph, *commands)
-        return self._names[expr]
+        return commands
 
     def add_facts(self, expr: Expr, facts: Iterable[str]) -> None:
         """Put a term in the e-graph with sign facts known of it (from a domain's bounds),

@@ -44,14 +44,14 @@ class DirectRules:
     by_op: dict[str, list[tuple[Rule, View]]]
 
     @classmethod
-    def of(cls, rules: Iterable[Rule], shrinking: bool = True) -> DirectRules:
+    def of(cls, rules: Iterable[Rule], shrinking: bool | None = True) -> DirectRules:
         """shrinking=False: the rules that grow a term instead (the expansions an e-graph
         explores: tan(a) => sin(a)/cos(a), exp(a + b) => ..., (a*b)^c => a^c*b^c if c is
-        integer)."""
+        integer); None: both."""
         by_op: dict[str, list[tuple[Rule, View]]] = {}
         for rule in rules:
             left, right = views(rule.lhs)[rule.lhs], views(rule.rhs)[rule.rhs]
-            chosen = rule.shrinks == shrinking
+            chosen = shrinking is None or rule.shrinks == shrinking
             if chosen and left != right and \
                     all(guard.argument is None for guard in rule.guards):
                 by_op.setdefault(left.op, []).append((rule, left))
@@ -85,6 +85,25 @@ def rewrites(term: Expr, rules: DirectRules, bounded: bool = False, assumed: boo
             yield site.rule.name, sites.rewritten(site)
 
 
+def regroupings(term: Expr, rules: DirectRules) -> Iterator[tuple[Expr, Expr]]:
+    """(subterm, what one rule makes of it) for each rewrite of one node of the term that
+    takes a sum's or a product's operands in another grouping than the term's (some of
+    them, or a variable bound to several of them that no subterm sums): what an e-graph
+    reaches only by associativity and commutativity. Its guards decided true here; outer
+    nodes first."""
+    written: dict[View, Expr] = {}
+    for subterm, view in views(term).items():
+        written.setdefault(view, subterm)
+    sites = _Sites(term, rules)
+    for site in sites:
+        node = written.get(site.node)
+        regrouped = bool(site.left_over) or \
+            any(view.op in N_ARY and view not in written for view in site.bound)
+        if node is not None and regrouped and \
+                all(_decided(guard, site.values, False) is True for guard in site.rule.guards):
+            yield node, sites.term_of(sites.replacement(site))
+
+
 def guard_verdicts(term: Expr, rules: DirectRules) -> dict[str, set[bool | None]]:
     """For each rule, what its guards are decided to be at each of its matches in the term
     (interval analysis included): True (all hold), False (one fails), None (not decided on
@@ -109,6 +128,7 @@ class _Site:
     node: View
     values: dict[Expr, Expr]
     left_over: list[View]
+    bound: tuple[View, ...]  # the views its variables took
 
 
 class _Sites:
@@ -126,21 +146,26 @@ class _Sites:
                 variables = _variables(rule.lhs)
                 for binding, left_over in _matches(pattern, node, self.steps):
                     yield _Site(rule, node, {variables[name]: self.term_of(view)
-                                             for name, view in binding.items()}, left_over)
+                                             for name, view in binding.items()}, left_over,
+                                tuple(binding.values()))
                 if self.steps[0] > MAX_REWRITE_STEPS:
                     return
 
     def term_of(self, view: View) -> Expr:
         return from_view(view, self.symbols, self.built)
 
-    def rewritten(self, site: _Site) -> Expr:
-        """The whole term with the site's node rewritten by its rule."""
+    def replacement(self, site: _Site) -> View:
+        """The view the site's node is rewritten to by its rule."""
         right = site.rule.rhs.subs(site.values)
         replacement = views(right)[right]
         if site.left_over:  # beside the rewritten operands of a sum or product, or factors
             replacement = canonical("mul" if site.node.op == "pow" else site.node.op, None,
                                     (*site.left_over, replacement))  # of a power
-        return self.term_of(_replaced(self.root, site.node, replacement))
+        return replacement
+
+    def rewritten(self, site: _Site) -> Expr:
+        """The whole term with the site's node rewritten by its rule."""
+        return self.term_of(_replaced(self.root, site.node, self.replacement(site)))
 
 
 @lru_cache(maxsize=4096)
