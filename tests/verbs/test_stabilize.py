@@ -116,6 +116,17 @@ def test_log_of_a_difference_of_several_exponentials_reaches_its_offset_form(
     assert eqsat.stabilize_report(text, domain).bits_after > 60
 
 
+@pytest.mark.parametrize(("text", "domain"), [
+    ("log(3*exp(x) - exp(y) - exp(z))", {"x": (800, 900), "y": (600, 700), "z": (600, 700)}),
+    ("log(exp(x)*y - 1)", {"x": (700, 800), "y": (1, 2)}),
+])
+def test_log_of_a_scaled_exponential_plus_anything_takes_its_exponent_out(
+        text: str, domain: object) -> None:
+    # log-exp-scaled: 3*exp(x) overflows where the log of the sum is about 900
+    result = eqsat.stabilize_report(text, domain)  # type: ignore[arg-type]
+    assert result.bits_before > 50 and result.bits_after < 1, str(result)
+
+
 def test_a_large_term_measures_fewer_candidates() -> None:
     """Measuring a candidate takes time in proportion to its size: the search measures at
     most MEASURED_NODES nodes' worth of them a round (work, not the clock, bounds it)."""
