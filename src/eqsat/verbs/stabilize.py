@@ -55,6 +55,7 @@ RULESETS = ("simplify", "stability")
 ROUNDS = 3  # fresh e-graphs, each from the most accurate form of the one before
 LOCATIONS = 3  # operations stabilized alone after them, the worst first (see _localized)
 LOCAL_BITS = 1.0  # ... of those that lose more than this many bits by themselves
+LITTLE_GAIN_BITS = 4.0  # a best that gains less on the input is localized from it too
 MAX_SEEDS = 64  # rewrites modulo associativity and commutativity put in a round's e-graph
 FAR_BITS, CLOSE_BITS = 20, 8  # see _wrong_somewhere
 
@@ -183,10 +184,21 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     if leading is not None and better(leading, best, min(best.bits, before)):
         again = in_rounds(leading, one_round, budget, ROUNDS, total)
         best = again if better(again, leading, min(leading.bits, before)) else leading
-    # the operations that still lose bits by themselves, each searched alone
-    best, localized = search.localized(best, budget.left(), points_, min(best.bits, before))
-    tried += len(localized)
-    forms.update((c.expr, c.bits) for c in localized)
+    # the operations that still lose bits by themselves, each searched alone; in the input
+    # too, where the best gains little on it and still loses bits (a form a little better
+    # than the input can have spread the operation that loses them over several:
+    # (y^(x^2) - 1)/x^2)
+    found = [search.localized(best, budget.left(), points_, min(best.bits, before))]
+    gained = before - found[0][0].bits
+    if gained < LITTLE_GAIN_BITS and found[0][0].bits > LOCAL_BITS and best.expr is not start:
+        found.append(search.localized(Candidate(start, before, model.tree_cost(start)),
+                                      budget.left(), points_, before))
+    for _, localized in found:
+        tried += len(localized)
+        forms.update((c.expr, c.bits) for c in localized)
+    best = found[0][0]
+    if len(found) > 1 and better(found[1][0], best, min(best.bits, before)):
+        best = found[1][0]
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     wrong = _WrongPoints(start, domain, seed, [points_])
