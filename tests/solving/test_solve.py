@@ -98,6 +98,22 @@ def test_a_divisor_that_is_zero_is_no_solution(equation: str, zero: str) -> None
     assert f"it divides by {zero}, which is 0" in solution.reason
 
 
+@pytest.mark.parametrize(("equation", "kind", "answer"), [
+    ("x*sinh(0) = 1", "none", None),  # each was "cannot decide whether ... is zero"
+    ("x*sinh(0) = 0", "infinite", None),
+    ("x*(sqrt(2)^2 - 2) = 1", "none", None),
+    ("x*sqrt(2)^2 - 2*x = 1", "none", None),
+    ("(exp(log(3)) - 3)*x^2 + x = 2", "unique", "2"),
+    ("x^2*(sin(1)^2 + cos(1)^2 - 1) + 2*x = 4", "unique", "2"),
+])
+def test_a_coefficient_the_rules_prove_zero_is_dropped(equation: str, kind: str,
+                                                      answer: str | None) -> None:
+    solution = solve(equation, "x")
+    assert solution.kind == kind, solution
+    if answer is not None:
+        assert str(solution["x"]) == answer
+
+
 def test_a_divisor_too_close_to_zero_to_tell_is_undecided() -> None:
     with pytest.raises(eqsat.SolveError, match="cannot decide whether sin\\(pi\\) is zero"):
         solve("x/sin(pi) = 0", "x")  # was x = 0

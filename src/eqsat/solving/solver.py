@@ -271,13 +271,19 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
            solution: Solution) -> Solution:
     """`solution` holds where `vanishing` (a polynomial in the parameters) is nonzero; the
     cases where it is zero are solved again with a parameter substituted. A constant such
-    as E or pi - 3 is decided numerically instead."""
+    as E or pi - 3 is decided numerically instead; where it is too close to 0 to tell, the
+    equations are solved again with their constant parts that the [simplify] rules make
+    numbers (sinh(0), sqrt(2)^2 - 2) replaced by them."""
     vanishing = vanishing.scale(1 / content(ring, [vanishing], vanishing))
     if not any(ring.variables[i].free_symbols() for i in vanishing.variables()):
         value = reference(ring.to_expr(vanishing), {}, CHECK_DIGITS)
         if value is not None and abs(value) > TOLERANCE:
             return solution
-        raise SolveError(f"cannot decide whether {ring.to_expr(vanishing)} is zero")
+        constant = ring.to_expr(vanishing)
+        numbers = _constants_as_numbers(problem)
+        if not numbers or depth >= MAX_CASE_DEPTH:
+            raise SolveError(f"cannot decide whether {constant} is zero")
+        return solve_problem(problem.substituted(numbers), depth + 1)
     factors = polynomial_factors(ring.to_expr(vanishing)) or [(ring.to_expr(vanishing), 1)]
     conditions, cases = [], []
     for factor, _ in factors:  # the product vanishes where one of its factors does
@@ -316,6 +322,25 @@ def _outside_domain(problem: Problem, parameter: Expr, value: Expr) -> bool:
             if holds is not None and holds == 0:
                 return True
     return False
+
+
+def _constants_as_numbers(problem: Problem) -> dict[Expr, Expr]:
+    """Each largest part of the equations free of symbols that is not a number but that the
+    [simplify] rules make one, with that number (a proof: each rule holds where its left
+    side is defined)."""
+    found: dict[Expr, Expr] = {}
+    for side in (side for pair in problem.equations for side in pair):
+        for node in _largest_constants(side):
+            if node not in found and (made := _tidy(problem, node)).is_number:
+                found[node] = made
+    return found
+
+
+def _largest_constants(term: Expr) -> list[Expr]:
+    """The largest subterms free of symbols that are not numbers."""
+    if not term.free_symbols():
+        return [] if term.is_number else [term]
+    return [found for arg in term.args for found in _largest_constants(arg)]
 
 
 def _linear_zero(ring: Ring, factor: Poly) -> tuple[Expr, Expr] | None:
