@@ -502,21 +502,21 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             pairs.append((equation.args[0], equation.args[1]))
         else:
             pairs.append((equation, number(0)))
-    names = tuple(u.name for u in unknowns)
+    problem = Problem(tuple(pairs), tuple(unknowns), engine, Budget.start(limits, began), method)
     for number_, pair in enumerate(pairs, 1):
-        zero = next(filter(None, map(_zero_divisor, pair)), None)
+        zero = next(filter(None, (_zero_divisor(problem, side) for side in pair)), None)
         if zero is not None:
-            return Solution(SolutionKind.NONE, names,
+            return Solution(SolutionKind.NONE, problem.names,
                             reason=f"equation {number_} is defined nowhere: it divides by "
                             f"{zero}, which is 0")
-    problem = Problem(tuple(pairs), tuple(unknowns), engine, Budget.start(limits, began), method)
     return solve_problem(problem)
 
 
-def _zero_divisor(side: Expr) -> Expr | None:
-    """A divisor free of symbols that is 0 (sinh(0) in x/sinh(0)): the side is defined
-    nowhere, and no candidate can be checked where it is (0/sinh(0) would pass as 0 = 0). A
-    SolveError where one is too close to 0 for 60 digits to tell (sin(pi))."""
+def _zero_divisor(problem: Problem, side: Expr) -> Expr | None:
+    """A divisor free of symbols that is 0 (sinh(0) in x/sinh(0)), or too close to 0 for 60
+    digits to tell and made 0 by the [simplify] rules (sin(pi)): the side is defined nowhere,
+    and no candidate can be checked where it is (0/sinh(0) would pass as 0 = 0). A
+    SolveError where one is too close to 0 to tell and the rules do not make it 0."""
     for node in postorder(side):
         if node.op == "div":
             divisor = node.args[1]
@@ -530,5 +530,7 @@ def _zero_divisor(side: Expr) -> Expr | None:
         if value == 0:
             return divisor
         if value is not None and abs(value) <= TOLERANCE:
+            if _tidy(problem, divisor) == number(0):
+                return divisor
             raise SolveError(f"cannot decide whether {divisor} is zero")
     return None
