@@ -151,8 +151,10 @@ def _over_extension(parsed: Expr, rational: Expr, extension: Extension, verb: st
     from ..term.sympy_bridge import from_sympy, to_sympy
 
     for node in nodes:  # SymPy's sqrt(2)^2 is 2: a divisor the rational forms kept
-        if node.op == "div" and to_sympy(node.args[1]) == 0:
-            raise EqsatError(f"{verb}: {parsed} divides by {node.args[1]}, which is 0: it is "
+        divisor = node.args[1] if node.op == "div" else node.args[0] if node.op == "pow" \
+            and node.args[1].is_number and node.args[1].number < 0 else None
+        if divisor is not None and to_sympy(divisor) == 0:
+            raise EqsatError(f"{verb}: {parsed} divides by {divisor}, which is 0: it is "
                              "defined nowhere")
     field = [to_sympy(n) for n in dict.fromkeys([*roots, *given])]
     top, bottom = (from_sympy(part) for part in
