@@ -136,6 +136,16 @@ def test_a_best_that_gains_little_is_localized_from_the_input_too() -> None:
     assert "expm1" in str(result.expr)
 
 
+@pytest.mark.parametrize("u", ["x - y/3", "x/3 - y"])
+def test_a_quotient_by_a_number_does_not_spend_the_e_graph(u: str) -> None:
+    """The e-graph starts from (1/3)*y, not y/3, whose forms (div-canon, mul-div, div-div)
+    took its nodes before the conjugate was reached (8.6 and 5.2 bits left); x - 2*y
+    reached it already."""
+    text = f"1 - ({u})/sqrt(({u})^2 + 2)"
+    result = eqsat.stabilize_report(text, {"x": (1.0, 1e4), "y": (1.0, 1e4)})
+    assert result.bits_before > 5 and result.bits_after < 1, str(result)
+
+
 def test_a_large_term_measures_fewer_candidates() -> None:
     """Measuring a candidate takes time in proportion to its size: the search measures at
     most MEASURED_NODES nodes' worth of them a round (work, not the clock, bounds it)."""
