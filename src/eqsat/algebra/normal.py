@@ -65,6 +65,15 @@ def _generators(count: int) -> tuple[tuple[Any, ...], Any]:
     return tuple(context.gens()), context.from_dict({(0,) * count: 1})
 
 
+def divisor_of(node: Expr) -> Expr | None:
+    """What a node divides by: b of a/b, a of a^(-k) (k a number); None for other nodes."""
+    if node.op == "div":
+        return node.args[1]
+    if node.op == "pow" and node.args[1].is_number and node.args[1].number < 0:
+        return node.args[0]
+    return None
+
+
 def is_rational_node(node: Expr, max_power: int = MAX_POWER) -> bool:
     """Whether a node is + - * /, an integer power (up to max_power), a number or a symbol."""
     if node.op in RATIONAL_OPS or node.op == "num":

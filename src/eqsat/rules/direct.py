@@ -80,8 +80,7 @@ def rewrites(term: Expr, rules: DirectRules, bounded: bool = False, assumed: boo
     their views have negative powers and coefficients -1, as an answer is shown."""
     sites = _Sites(term, rules, Made(quotients))
     for site in sites:
-        decided = [_decided(guard, site.values, bounded) for guard in site.rule.guards]
-        if all(verdict is True or (assumed and verdict is None) for verdict in decided):
+        if _holds(site, bounded, assumed):
             yield site.rule.name, sites.rewritten(site)
 
 
@@ -91,16 +90,15 @@ def regroupings(term: Expr, rules: DirectRules) -> Iterator[tuple[Expr, Expr]]:
     them, or a variable bound to several of them that no subterm sums): what an e-graph
     reaches only by associativity and commutativity. Its guards decided true here; outer
     nodes first."""
-    written: dict[View, Expr] = {}
-    for subterm, view in views(term).items():
-        written.setdefault(view, subterm)
     sites = _Sites(term, rules)
+    written: dict[View, Expr] = {}
+    for subterm, view in sites.views.items():
+        written.setdefault(view, subterm)
     for site in sites:
         node = written.get(site.node)
         regrouped = bool(site.left_over) or \
             any(view.op in N_ARY and view not in written for view in site.bound)
-        if node is not None and regrouped and \
-                all(_decided(guard, site.values, False) is True for guard in site.rule.guards):
+        if node is not None and regrouped and _holds(site):
             yield node, sites.term_of(sites.replacement(site))
 
 
@@ -136,7 +134,8 @@ class _Sites:
     MAX_REWRITE_STEPS tries of matching in all."""
 
     def __init__(self, term: Expr, rules: DirectRules, built: Made | None = None) -> None:
-        self.root = views(term)[term]
+        self.views = views(term)  # of every subterm
+        self.root = self.views[term]
         self.symbols = {s.name: s for s in term.free_symbols()}
         self.rules, self.steps, self.built = rules, [0], built or Made()
 
@@ -172,6 +171,13 @@ class _Sites:
 def _variables(pattern: Expr) -> dict[str, Expr]:
     """A left side's variables by name (asked at every node a rewrite is sought)."""
     return {v.name: v for v in pattern.free_symbols()}
+
+
+def _holds(site: _Site, bounded: bool = False, assumed: bool = False) -> bool:
+    """Whether the site's guards are all decided true (bounded: by interval analysis too;
+    assumed: or not decided), see rewrites."""
+    decided = [_decided(guard, site.values, bounded) for guard in site.rule.guards]
+    return all(verdict is True or (assumed and verdict is None) for verdict in decided)
 
 
 def _decided(guard: Guard, values: dict[Expr, Expr], bounded: bool) -> bool | None:

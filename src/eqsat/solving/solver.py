@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..algebra.linear import clear_denominators, eliminate
-from ..algebra.normal import normalise, polynomial_factors
+from ..algebra.normal import divisor_of, normalise, polynomial_factors
 from ..algebra.poly import NotPolynomial, Poly, Ring
 from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
@@ -276,10 +276,10 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
     numbers (sinh(0), sqrt(2)^2 - 2) replaced by them."""
     vanishing = vanishing.scale(1 / content(ring, [vanishing], vanishing))
     if not any(ring.variables[i].free_symbols() for i in vanishing.variables()):
-        value = reference(ring.to_expr(vanishing), {}, CHECK_DIGITS)
+        constant = ring.to_expr(vanishing)
+        value = reference(constant, {}, CHECK_DIGITS)
         if value is not None and abs(value) > TOLERANCE:
             return solution
-        constant = ring.to_expr(vanishing)
         numbers = _constants_as_numbers(problem)
         if not numbers or depth >= MAX_CASE_DEPTH:
             raise SolveError(f"cannot decide whether {constant} is zero")
@@ -518,13 +518,8 @@ def _zero_divisor(problem: Problem, side: Expr) -> Expr | None:
     and no candidate can be checked where it is (0/sinh(0) would pass as 0 = 0). A
     SolveError where one is too close to 0 to tell and the rules do not make it 0."""
     for node in postorder(side):
-        if node.op == "div":
-            divisor = node.args[1]
-        elif node.op == "pow" and node.args[1].is_number and node.args[1].number < 0:
-            divisor = node.args[0]
-        else:
-            continue
-        if divisor.free_symbols():
+        divisor = divisor_of(node)
+        if divisor is None or divisor.free_symbols():
             continue
         value = reference(divisor, {}, CHECK_DIGITS)
         if value == 0:

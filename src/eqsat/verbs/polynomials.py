@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
-from ..algebra.normal import as_fraction, is_rational_node, why_unreduced
+from ..algebra.normal import as_fraction, divisor_of, is_rational_node, why_unreduced
 from ..errors import EqsatError
 from ..extract import CostModel
 from ..extract.order import display_order
@@ -151,9 +151,7 @@ def _over_extension(parsed: Expr, rational: Expr, extension: Extension, verb: st
     from ..term.sympy_bridge import from_sympy, to_sympy
 
     for node in nodes:  # SymPy's sqrt(2)^2 is 2: a divisor the rational forms kept
-        divisor = node.args[1] if node.op == "div" else node.args[0] if node.op == "pow" \
-            and node.args[1].is_number and node.args[1].number < 0 else None
-        if divisor is not None and to_sympy(divisor) == 0:
+        if (divisor := divisor_of(node)) is not None and to_sympy(divisor) == 0:
             raise EqsatError(f"{verb}: {parsed} divides by {divisor}, which is 0: it is "
                              "defined nowhere")
     field = [to_sympy(n) for n in dict.fromkeys([*roots, *given])]

@@ -188,17 +188,16 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     # too, where the best gains little on it and still loses bits (a form a little better
     # than the input can have spread the operation that loses them over several:
     # (y^(x^2) - 1)/x^2)
-    found = [search.localized(best, budget.left(), points_, min(best.bits, before))]
-    gained = before - found[0][0].bits
-    if gained < LITTLE_GAIN_BITS and found[0][0].bits > LOCAL_BITS and best.expr is not start:
-        found.append(search.localized(Candidate(start, before, model.tree_cost(start)),
-                                      budget.left(), points_, before))
-    for _, localized in found:
-        tried += len(localized)
-        forms.update((c.expr, c.bits) for c in localized)
-    best = found[0][0]
-    if len(found) > 1 and better(found[1][0], best, min(best.bits, before)):
-        best = found[1][0]
+    searched_input = best.expr is start
+    best, localized = search.localized(best, budget.left(), points_, min(best.bits, before))
+    if not searched_input and before - best.bits < LITTLE_GAIN_BITS and best.bits > LOCAL_BITS:
+        again, more = search.localized(Candidate(start, before, model.tree_cost(start)),
+                                       budget.left(), points_, before)
+        localized = [*localized, *more]
+        if better(again, best, min(best.bits, before)):
+            best = again
+    tried += len(localized)
+    forms.update((c.expr, c.bits) for c in localized)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     wrong = _WrongPoints(start, domain, seed, [points_])
