@@ -145,6 +145,14 @@ def test_a_quotient_by_a_number_does_not_spend_the_e_graph(u: str) -> None:
     result = eqsat.stabilize_report(text, {"x": (1.0, 1e4), "y": (1.0, 1e4)})
     assert result.bits_before > 5 and result.bits_after < 1, str(result)
 
+def test_an_identity_element_is_not_shown() -> None:
+    """The e-graph stopped at its node limit with 1 - (x^2 + 1) + x as -x^2 + 0 + x in its
+    cheapest accurate form; the answer leaves the 0 out (a + 0 computes a)."""
+    result = eqsat.stabilize_report("asin(1 - x + x^2)", {"x": (1e-14, 1e-5)})
+    assert result.bits_after < 1, str(result)
+    assert "+ 0" not in str(result.expr) and "0 +" not in str(result.expr), str(result.expr)
+
+
 
 def test_a_large_term_measures_fewer_candidates() -> None:
     """Measuring a candidate takes time in proportion to its size: the search measures at

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..term.expr import Expr, make, number
-from ..term.ops import folded
+from ..term.expr import Expr, tidy
 from ..term.walks import postorder
 from .guards import GUARDS
 from .matching import Binding, match
@@ -112,28 +111,6 @@ def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> 
         return binding.get(rhs, rhs)
     if not rhs.args:
         return rhs
-    return _built(rhs.op, [_instantiate(a, binding, inner) for a in rhs.args])
+    return tidy(rhs.op, [_instantiate(a, binding, inner) for a in rhs.args])
 
 
-_IDENTITY = {"mul": 1, "add": 0}  # a*1 and a + 0 are a, defined exactly where a is
-
-
-def _built(op: str, args: list[Expr]) -> Expr:
-    """The op of these arguments, an identity element left out (the chain rule's
-    cos(x)*diff(x, x) is cos(x), not cos(x)*1; a - 0 is a), a product with 0 folded to 0
-    (defined at more points than 0*a: sound), numbers folded (x^(2 - 1) is x^1) and a
-    first power its base (x)."""
-    if all(a.is_number for a in args) and (value := folded(op, [a.number for a in args])) \
-            is not None:
-        return number(value)
-    if op == "pow" and args[1].is_number and args[1].number == 1:
-        return args[0]
-    if op == "mul" and any(a.is_number and a.number == 0 for a in args):
-        return number(0)
-    if op == "sub" and args[1].is_number and args[1].number == 0:
-        return args[0]
-    if op in _IDENTITY and len(args) == 2:
-        for kept, other in (args, args[::-1]):
-            if other.is_number and other.number == _IDENTITY[op]:
-                return kept
-    return make(op, *args)

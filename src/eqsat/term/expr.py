@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Union
 from ..errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
 from .display import latex
 from .memos import Kept, forget_with
-from .ops import OPS, lookup
+from .ops import OPS, folded, lookup
 from .printing import to_text
 from .reference import reference
 from .shape import shape_of
@@ -406,6 +406,32 @@ def symbols(names: str | Iterable[str], **assumptions: bool) -> Any:
 def constant(name: str) -> Expr:
     """pi or E."""
     return make(name)
+
+
+_IDENTITY = {"mul": 1, "add": 0}  # a*1 and a + 0 are a, defined exactly where a is
+
+
+def tidy(op: str, args: list[Expr]) -> Expr:
+    """op(args) with an identity element left out (the chain rule's cos(x)*diff(x, x) is
+    cos(x), not cos(x)*1; a - 0 and a/1 are a), a product with 0 folded to 0 (defined at more
+    points than 0*a: sound), numbers folded (x^(2 - 1) is x^1) and a first power its base
+    (x). Where the values are finite, each computes what the term does in floating point
+    (a folded number: its exact value, rounded once)."""
+    if all(a.is_number for a in args) and (value := folded(op, [a.number for a in args])) \
+            is not None:
+        return number(value)
+    if op in ("pow", "sub", "div") and args[1].is_number and args[1].number == _UNCHANGING[op]:
+        return args[0]
+    if op == "mul" and any(a.is_number and a.number == 0 for a in args):
+        return number(0)
+    if op in _IDENTITY and len(args) == 2:
+        for kept, other in (args, args[::-1]):
+            if other.is_number and other.number == _IDENTITY[op]:
+                return kept
+    return make(op, *args)
+
+
+_UNCHANGING = {"pow": 1, "sub": 0, "div": 1}  # a^1, a - 0, a/1 are a
 
 
 def call(name: str, *args: ExprLike) -> Expr:

@@ -42,7 +42,7 @@ from ..limits.rounds import Round, in_rounds
 from ..rules.direct import DirectRules, regroupings
 from ..rules.matching import MAX_SETTLED_NODES
 from ..term import arguments
-from ..term.expr import Expr, make, number
+from ..term.expr import Expr, make, number, tidy
 from ..term.inputs import ExprInput, to_expr
 from ..term.printing import abbreviated
 from ..term.sampling import float_ordinals
@@ -250,7 +250,7 @@ class _Search:
             return Candidate(expr, mean_bits(expr, points), model.tree_cost(expr)), [], report
         found, measured = most_accurate(snapshot, snapshot.roots[handle], extractor, points,
                                         model, backstop=self.stop)
-        shown = display_order(_over_numbers(found.expr))
+        shown = display_order(_shown(found.expr))
         shown_bits = mean_bits(shown, points)
         if shown_bits <= found.bits:
             found = Candidate(shown, shown_bits, model.tree_cost(shown))
@@ -314,14 +314,16 @@ def _over_numbers_as_products(term: Expr) -> Expr:
     return rebuild(term, written)
 
 
-def _over_numbers(term: Expr) -> Expr:
-    """The term with each product (1/k)*a, k a whole number, written a/k, as it is shown
-    (the inverse of _over_numbers_as_products, offered where it is as accurate)."""
+def _shown(term: Expr) -> Expr:
+    """The term with each product (1/k)*a, k a whole number, written a/k (the inverse of
+    _over_numbers_as_products), and identity elements left out (a + 0, which an e-graph
+    stopped at its node limit may leave: see tidy), as it is shown, offered where it is as
+    accurate."""
     def written(node: Expr, args: list[Expr]) -> Expr:
         if node.op == "mul" and args[0].is_number and args[0].number.numerator == 1 and \
                 args[0].number.denominator > 1:
             return make("div", args[1], number(args[0].number.denominator))
-        return make(node.op, *args) if node.args else node
+        return tidy(node.op, args) if node.args else node
 
     return rebuild(term, written)
 
