@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -65,17 +66,28 @@ def left_sides(rules: Iterable[Rule]) -> dict[str, list[Expr]]:
 
 
 @dataclass(frozen=True)
-class ViewSides:
-    """A rule set as `blockers` asks of it: the left sides (as views) of the rules that change
-    a term's view, by the op at their root, and the rules whose two sides have one view
-    (associativity, commutativity, the canonical forms), by the op at the root of their
-    left side."""
+class Changing:
+    """A rule that changes a term's view, as `blockers` asks of it: its left side's view, its
+    right side's, the ops (required_ops) and operands (operand_needs) a view must hold for
+    the left side to match there."""
 
-    changing: dict[str, list[tuple[Rule, View]]] = field(default_factory=dict)
-    results: dict[Rule, View] = field(default_factory=dict)  # their right sides' views
+    rule: Rule
+    pattern: View
+    result: View
+    needs: frozenset[str]
+    operands: frozenset[object]
+
+
+@dataclass(frozen=True)
+class ViewSides:
+    """A rule set as `blockers` asks of it: the rules that change a term's view, by the op
+    at the root of their left side's view, and the rules whose two sides have one view (the
+    canonical forms), by the op at the root of their left side, but for those that only
+    reorder a term (associativity, commutativity: the same ops and variables on both sides,
+    so the same cost whatever they bind, where costs are by op)."""
+
+    changing: dict[str, list[Changing]] = field(default_factory=dict)
     keeping: dict[str, list[Rule]] = field(default_factory=dict)
-    needs: dict[Rule, frozenset[str]] = field(default_factory=dict)  # see required_ops
-    operands: dict[Rule, frozenset[object]] = field(default_factory=dict)  # operand_needs
 
 
 def view_sides(rules: Iterable[Rule]) -> ViewSides:
@@ -84,13 +96,39 @@ def view_sides(rules: Iterable[Rule]) -> ViewSides:
     for rule in rules:
         left, right = views(rule.lhs)[rule.lhs], views(rule.rhs)[rule.rhs]
         if left == right:
-            sides.keeping.setdefault(rule.lhs.op, []).append(rule)
+            if not _reorders(rule):
+                sides.keeping.setdefault(rule.lhs.op, []).append(rule)
         else:
-            sides.changing.setdefault(left.op, []).append((rule, left))
-            sides.results[rule] = right
-            sides.needs[rule] = required_ops(left)
-            sides.operands[rule] = operand_needs(left)
+            sides.changing.setdefault(left.op, []).append(
+                Changing(rule, left, right, required_ops(left), operand_needs(left)))
     return sides
+
+
+def _reorders(rule: Rule) -> bool:
+    """Whether a rule only reorders a term: the same ops, numbers and variables as often on
+    both sides, and no negation or quotient on its right of variables and numbers alone
+    (make folds -a and a/b into a number where they bind numbers), so that it costs the same
+    on both sides whatever it binds (costs by op): a*b => b*a, not a*b/c => a*(b/c)."""
+    def counts(side: Expr) -> Counter[object]:
+        found: Counter[object] = Counter()
+        for node in _tree(side):
+            found[node.name if node.is_symbol else node.number if node.is_number else
+                  node.op] += 1
+        return found
+
+    folds = any(node.op in ("neg", "div") and not any(a.args for a in node.args)
+                for node in _tree(rule.rhs))
+    return not folds and counts(rule.lhs) == counts(rule.rhs)
+
+
+def _tree(side: Expr) -> list[Expr]:
+    """Every node of a side, each occurrence."""
+    found, stack = [], [side]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(node.args)
+    return found
 
 
 def required_ops(pattern: View) -> frozenset[str]:
@@ -128,16 +166,16 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
     blocking: list[Rule] = []
     for view in subviews(found[term]):
         tokens = operand_tokens(view) if view.op in N_ARY else frozenset()
-        for rule, pattern in [*sides.changing.get(view.op, ()), *anywhere]:
-            if not sides.needs[rule] <= held:  # an op it names is nowhere in the term
+        for changing in [*sides.changing.get(view.op, ()), *anywhere]:
+            rule, pattern = changing.rule, changing.pattern
+            if not changing.needs <= held:  # an op it names is nowhere in the term
                 continue
-            if not sides.operands[rule] <= tokens and pattern.op == view.op:
+            if not changing.operands <= tokens and pattern.op == view.op:
                 continue  # an operand it names is not among the view's
             if tried_out(budget):
                 return None
-            result = sides.results[rule]
-            if rule not in blocking and could_match(pattern, view, budget, result) and \
-                    not ruled_out(rule, pattern, view, symbols):
+            if rule not in blocking and could_match(pattern, view, budget, changing.result) \
+                    and not ruled_out(rule, pattern, view, symbols):
                 if rule.shrinks:
                     return [rule]
                 blocking.append(rule)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..term.expr import Expr
 from ..term.shape import is_tensor
@@ -50,10 +51,13 @@ class Rule:
         guards = f" if {', '.join(map(str, self.guards))}" if self.guards else ""
         return f"{self.name}: {self.lhs} => {self.rhs}{guards}"
 
+    def __hash__(self) -> int:  # (rules key the matchers' tables: all fields, each time, cost)
+        return hash((self.name, self.ruleset))
+
     def variables(self) -> frozenset[Expr]:
         return self.lhs.free_symbols()
 
-    @property
+    @cached_property
     def shrinks(self) -> bool:
         """Whether its right side is a smaller tree than its left (each pattern variable one
         node): such rules only ever make terms smaller, so running them alone ends soon."""
