@@ -189,6 +189,15 @@ def test_derivatives_of_abs_are_defined_where_the_function_is_differentiable(
     assert eqsat.evaluate(derivative, x=0.0) == 0.0  # defined at 0
 
 
+@pytest.mark.parametrize("text", ["0^(x^2 + 1)", "(x - x)^x", "0^(sin(x) + 2)*y"])
+def test_a_power_of_0_has_the_derivative_0(text: str) -> None:
+    """0^b is 0 wherever it is defined (b > 0): d-pow's a^b*(b'*log(a) + b*a'/a) took log(0)
+    and divided by 0 there, a derivative defined nowhere (found by the fuzz test)."""
+    assert str(eqsat.diff(text, "x")) == "0"
+    assert eqsat.grad(text, ["x"]) == [parse("0")]
+    assert str(eqsat.simplify("0^(x^2 + 1)")) == "0"  # zero-pow: its exponent is positive
+
+
 DIRECT_CASES = [f"{op.name}({', '.join(['sin(x)/2', 'y*x', 'x - y'][:op.arity])})"
                 for op in DIFFERENTIABLE if op.name not in ("pow", "acosh")] + [
     "acosh(x^2 + 2)",

@@ -25,18 +25,20 @@ _COTANGENT_NAMES = ("c", "g", "cotangent")
 
 
 def vjp_rules(diff_rules: Sequence[Rule]) -> list[Rule]:
-    """A [grad] rule for each [diff] rule of an op applied to distinct pattern variables."""
+    """A [grad] rule for each [diff] rule of an op applied to distinct pattern variables (and
+    numbers, which take no share: 0^b)."""
     made = []
     for rule in diff_rules:
         applied, variable = rule.lhs.args
         operands = applied.args
-        if not operands or not all(a.is_symbol for a in operands) or \
-                len(set(operands)) != len(operands):
+        variables = [a for a in operands if a.is_symbol]
+        if not operands or not all(a.is_symbol or a.is_number for a in operands) or \
+                len(set(variables)) != len(variables):
             continue  # d-self, d-const: written by hand in tensor.rules
         cotangent = next(symbol(n) for n in _COTANGENT_NAMES
                          if symbol(n) not in rule.variables())
         shares = []
-        for operand in operands:
+        for operand in variables:
             partial = _tidy(_partial(rule.rhs, operand, operands, variable))
             if partial.is_number and partial.number == 0:
                 continue
