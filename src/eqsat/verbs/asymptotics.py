@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+import mpmath
 import sympy
 
 from ..algebra.expander import Expander, factors
@@ -21,9 +22,11 @@ from ..extract.order import display_order
 from ..term import arguments
 from ..term.expr import Expr, as_expr, make, number
 from ..term.inputs import ExprInput, Variable, to_expr
+from ..term.ops import OPS
+from ..term.reference import reference
 from ..term.shape import is_tensor
 from ..term.sympy_bridge import from_sympy, to_sympy
-from ..term.walks import has_non_values, sizes
+from ..term.walks import has_non_values, postorder, sizes
 from .derivatives import variable_in
 from .simplify import simplify
 
@@ -241,8 +244,12 @@ def _order_term(variable: Expr, point: Any, side: int, n: int) -> Expr:
 
 
 def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
-    """The limit from one side: from the leading term of the series (in t -> 0+), or 0 for a
+    """The limit from one side: the value at a finite point where expr is continuous (see
+    _continuous_at), else from the leading term of the series (in t -> 0+), or 0 for a
     bounded factor times one that tends to 0 (see _squeezed)."""
+    if point not in (sympy.oo, -sympy.oo) and \
+            (value := _continuous_at(expr, variable, from_sympy(point))) is not None:
+        return simplify(value)  # (as the series' leading coefficient is: abs(0) is 0)
     try:
         found = _expanded(expr, variable, point, side, 2,
                           lambda s: isinstance(s, Exponential) or bool(s.coefficients)
@@ -267,6 +274,66 @@ def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
     if power < 0:
         return _infinity(_known(sign_of(found), coefficient, expr))
     return _at_log_t(coefficient, expr)
+
+
+def _continuous_at(expr: Expr, variable: Expr, near: Expr) -> Expr | None:
+    """expr at the point, where each of its ops is continuous at its operands' values there
+    (each well inside the op's domain, CLEAR of its edges, poles and jumps, as values to
+    REFERENCE_DIGITS show them; a power whose exponent varies, of a positive base): there
+    the limit is the value, and an expansion of coefficients such as tan(1) only costs
+    time. None where one is not, or may not be."""
+    at = expr.subs({variable: near})
+    if at.free_symbols() or has_non_values(at):
+        return None
+    values: dict[Expr, Any] = {}
+    with mpmath.workdps(REFERENCE_DIGITS):
+        for node in postorder(expr):
+            if node.args:
+                varies = node.op == "pow" and variable in node.args[1].free_symbols()
+                found = _continuous_value(node.op, [values[a] for a in node.args], varies)
+            else:
+                found = reference(near if node == variable else node, {}, REFERENCE_DIGITS)
+            if found is None:
+                return None
+            values[node] = found
+    return at
+
+
+def _continuous_value(op: str, args: list[Any], varies: bool) -> Any:
+    """The op's value at these operands where it is continuous there (see _continuous_at);
+    varies: an exponent that varies near the point."""
+    spec = OPS.get(op)
+    if spec is None or spec.reference is None or op in _JUMPS or any(
+            not _clear(args[0], bound) or not _inside(relation, args[0], bound)
+            for relation, bound in spec.defined):
+        return None
+    if op == "div" and not _clear(args[1], 0):
+        return None
+    if op == "pow" and not (args[0] > 0 and _clear(args[0], 0)) and \
+            (varies or args[1] != int(args[1]) or not _clear(args[0], 0)):
+        return None
+    if op == "tan" and not _clear(mpmath.cos(args[0]), 0):
+        return None
+    if op == "atan2" and not (args[1] > 0 or _clear(args[0], 0)):  # (its cut: y = 0, x <= 0)
+        return None
+    try:
+        found = spec.reference(*args)
+    except (ZeroDivisionError, ValueError, OverflowError):
+        return None
+    return found if isinstance(found, mpmath.mpf) and mpmath.isfinite(found) else None
+
+
+REFERENCE_DIGITS = 60
+CLEAR = mpmath.mpf(10) ** -30  # the least distance from an edge taken as certain
+_JUMPS = frozenset({"sign", "lt", "le", "gt", "ge", "eq", "ne", "where"})  # piecewise
+
+
+def _clear(value: Any, bound: int) -> bool:
+    return bool(abs(value - bound) > CLEAR * max(1, abs(bound)))
+
+
+def _inside(relation: str, value: Any, bound: int) -> bool:
+    return bool(value > bound if relation in ("gt", "ge") else value < bound)
 
 
 def _squeezed(expr: Expr, variable: Expr, point: Any, side: int) -> bool:
