@@ -149,6 +149,8 @@ def test_clear_errors() -> None:
         eqsat.limit("log(x)", "x", -1)  # log of a negative value: no real series
     with pytest.raises(EqsatError, match="a coefficient is not real"):
         eqsat.limit("asin(sinh(x))", "x", 1)  # sinh(1) > 1: undefined near 1, not asin(sinh(1))
+    with pytest.raises(EqsatError, match="a coefficient is undefined"):  # (not SymPy's
+        eqsat.limit("x*atan(log(1 - 1))", "x", 1)  # AccumBounds, which eqsat cannot hold)
     with pytest.raises(ArgumentError, match="dir"):
         eqsat.series("x", "x", 0, 3, "+-")
     with pytest.raises(ArgumentError, match="depends on x"):

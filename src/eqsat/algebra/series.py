@@ -126,6 +126,8 @@ def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
         value = _lowest_terms(value) if exact else sympy.expand(value)
         if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
             raise NoSeries("a coefficient is infinite")
+        if value.has(sympy.AccumBounds):  # (atan(log(0)): SymPy's bounds of atan(zoo))
+            raise NoSeries("a coefficient is undefined")
         if exact and (value.has(sympy.I) or value.is_extended_real is False):
             raise NoSeries("a coefficient is not real")  # (asin(sinh(1)) holds no I)
         size = sympy.count_ops(value)
