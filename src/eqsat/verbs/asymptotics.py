@@ -257,6 +257,8 @@ def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
     except EqsatError as error:
         if _squeezed(expr, variable, point, side):
             return number(0)
+        if (summed := _term_by_term(expr, variable, point, side)) is not None:
+            return summed
         from_parts = _power_limit(expr, variable, point, side) if expr.op == "pow" else None
         if from_parts is not None:
             return from_parts
@@ -334,6 +336,51 @@ def _clear(value: Any, bound: int) -> bool:
 
 def _inside(relation: str, value: Any, bound: int) -> bool:
     return bool(value > bound if relation in ("gt", "ge") else value < bound)
+
+
+def _term_by_term(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | None:
+    """The sum of the terms' limits where expr is a sum (or a product or quotient of one,
+    distributed) and each term's limit is known, finite or of one sign of infinity, as the
+    limit of a sum is ((cos(x) - x)/x at oo: cos(x)/x tends to 0, squeezed, and x/x to 1);
+    a term bounded everywhere (see _bounded) beside one tending to infinity also counts
+    (x + sin(x) at oo). None where a term's is not known or two tend to infinities of
+    opposite signs."""
+    terms = _terms(expr)
+    if len(terms) < 2:
+        return None
+    total, infinite, bounded = number(0), set(), False
+    for term, sign in terms:
+        try:
+            found = _one_sided(term, variable, point, side)
+        except EqsatError:
+            if not _bounded(term):
+                return None
+            bounded = True
+            continue
+        if found.op == "oo" or (found.op == "neg" and found.args[0].op == "oo"):
+            infinite.add(sign if found.op == "oo" else -sign)
+        else:
+            total = make("add" if sign > 0 else "sub", total, found)
+    if len(infinite) > 1 or (bounded and not infinite):
+        return None
+    return _infinity(infinite.pop()) if infinite else simplify(total)
+
+
+def _terms(expr: Expr, sign: int = 1) -> list[tuple[Expr, int]]:
+    """The terms of a sum, each with its sign; of a product or quotient with a sum as a
+    factor (the first such), that sum's terms times the other factors."""
+    if expr.op in ("add", "sub"):
+        return [*_terms(expr.args[0], sign),
+                *_terms(expr.args[1], sign if expr.op == "add" else -sign)]
+    if expr.op == "neg":
+        return _terms(expr.args[0], -sign)
+    if expr.op in ("mul", "div"):
+        for at, factor in enumerate(expr.args):
+            if factor.op in ("add", "sub", "neg") and not (expr.op == "div" and at == 1):
+                other = expr.args[1 - at]
+                return [(make(expr.op, *((term, other) if at == 0 else (other, term))), s)
+                        for term, s in _terms(factor, sign)]
+    return [(expr, sign)]
 
 
 def _squeezed(expr: Expr, variable: Expr, point: Any, side: int) -> bool:
