@@ -228,6 +228,19 @@ def test_equations_reducible_by_the_rules(equation: str, expected: str) -> None:
     assert eqsat.prove_equal(solution["x"], expected) or solution["x"] == value(expected)
 
 
+@pytest.mark.parametrize(("equation", "expected"), [
+    ("log(x) + log(x - 1) = log(6)", "3"),  # the rules' form: x^2 - x = exp(log(6))
+    ("exp(2*log(x)) = 4*exp(log(x))", "4"),
+])
+def test_a_polynomial_form_of_the_rules_has_its_constants_as_numbers(
+        equation: str, expected: str) -> None:
+    """Its constant parts the rules make numbers are numbers before the quadratic formula:
+    x = (sqrt(4*exp(log(6)) + 1) + 1)/2, if 4*exp(log(6)) + 1 >= 0 was right, not an answer."""
+    solution = solve(equation, "x")
+    assert solution.kind == "unique" and not solution.conditions, str(solution)
+    assert str(solution["x"]) == expected
+
+
 def test_parametric_answer_carries_its_domain() -> None:
     solution = solve("exp(x) = a", "x")
     assert solution["x"] == value("log(a)")

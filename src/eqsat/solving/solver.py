@@ -431,8 +431,12 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
                         method="rules",
                         reason="every solution would equal the candidate, which fails")
     form = _polynomial_form(problem, found)
-    if form is not None:
-        return _recheck(problem, _polynomial(problem.with_equation(form), depth))
+    if form is not None:  # (its constant parts the rules make numbers, as numbers: the
+        rewritten = problem.with_equation(form)  # log(x) + log(x - 1) = log(6) gave
+        numbers = _constants_as_numbers(rewritten)  # x^2 - x = exp(log(6)), and roots in it)
+        if numbers:
+            rewritten = rewritten.substituted(numbers)
+        return _recheck(problem, _polynomial(rewritten, depth))
     best = found.forms[0] if found.forms else make("equation", lhs, rhs)
     limit = f" ({found.report.stop_reason} limit reached)" \
         if found.report.stop_reason.is_limit else ""
