@@ -221,6 +221,10 @@ def test_parameter_cases_are_solved_again() -> None:
     ("log(x) = 2", "exp(2)"),
     ("exp(2x + 1) = 5", "log(5)/2 - 1/2"),
     ("1/(x - 1) = 2/(x + 1)", "3"),
+    ("2^x = 3", "log(3)/log(2)"),  # solve-pow-base (fuzzing: 2^x = 2 was "cannot isolate")
+    ("2^x = 2", "1"),
+    ("3^(2*x + 1) = 5", "(log(5)/log(3) - 1)/2"),
+    ("2^x = 3^(x - 1)", "log(3)/(log(3) - log(2))"),
 ])
 def test_equations_reducible_by_the_rules(equation: str, expected: str) -> None:
     solution = solve(equation, "x")
