@@ -245,6 +245,53 @@ def test_a_polynomial_form_of_the_rules_has_its_constants_as_numbers(
     assert str(solution["x"]) == expected
 
 
+@pytest.mark.parametrize(("equation", "roots"), [
+    ("x^4 + 3*x^2 - 1 = 0", ["-sqrt((sqrt(13) - 3)/2)", "sqrt((sqrt(13) - 3)/2)"]),
+    ("x^6 + x^3 - 1 = 0", ["-((sqrt(5) + 1)/2)^(1/3)", "((sqrt(5) - 1)/2)^(1/3)"]),
+    ("x^4 + x^2 + 1 = 0", []),  # x^2 = u has no real root at either u
+])
+def test_a_quadratic_in_a_power_of_the_unknown(equation: str, roots: list[str]) -> None:
+    """x^k = u at each root u of the quadratic (fuzzing: "cannot isolate" before)."""
+    solution = solve(equation, "x")
+    assert [str(v) for v in solution.values("x")] == roots, str(solution)
+
+
+@pytest.mark.parametrize(("equation", "roots"), [
+    ("exp(2*x) - 5*exp(x) + 6 = 0", ["log(3)", "log(2)"]),  # u^2 - 5*u + 6, u = exp(x)
+    ("exp(2*x) + exp(x) = 2", ["0"]),  # u = -2 gives no x
+    ("log(x)^2 - 3*log(x) + 2 = 0", ["exp(2)", "E"]),
+    ("exp(2*x) + 1 = 0", []),
+])
+def test_an_equation_in_one_function_of_the_unknown(equation: str, roots: list[str]) -> None:
+    """Solved for u = g(x), then g(x) = u for x at each root; each candidate checked."""
+    solution = solve(equation, "x")
+    assert [str(v) for v in solution.values("x")] == roots, str(solution)
+    assert solution.method == "substitution" or not roots
+
+
+@pytest.mark.parametrize("equation", ["x^3 + 5*x^2 - x + 1 = 0", "x^3 - x - 1 = 0",
+                                      "x^3 - 3*x + 1 = 0", "2*x^3 - 4*x + 1 = 0",
+                                      "x^3 + x^2 - 2*x - 1 = 0"])
+def test_an_irreducible_cubic_has_its_real_roots_in_radicals(equation: str) -> None:
+    """Cardano's formula where one root is real, the cosine form where three are; each
+    equal to NumPy's real roots (fuzzing: "cannot isolate" before)."""
+    import numpy as np
+
+    lhs = equation.split("=")[0]
+    poly = eqsat.to_sympy(eqsat.parse(lhs)).as_poly()
+    expected = sorted(r.real for r in np.roots([float(c) for c in poly.all_coeffs()])
+                      if abs(r.imag) < 1e-9)
+    solution = solve(equation, "x")
+    found = sorted(float(eqsat.N(v)) for v in solution.values("x"))
+    assert found == pytest.approx(expected, rel=1e-12), str(solution)
+    assert solution.method == "factored"
+
+
+def test_a_function_that_the_rules_cannot_invert_stays_unsolved() -> None:
+    with pytest.raises(eqsat.SolveError, match="cannot isolate"):
+        solve("sin(x)^2 - sin(x) = 0", "x")  # sin(x) = 0 has infinitely many roots
+
+
 def test_parametric_answer_carries_its_domain() -> None:
     solution = solve("exp(x) = a", "x")
     assert solution["x"] == value("log(a)")
@@ -283,7 +330,7 @@ def test_failed_candidates_are_discarded_and_said_so() -> None:
 
 
 @pytest.mark.parametrize(("equation", "message"), [
-    ("x^3 + x = 1", "cannot isolate x"),  # an irreducible cubic, not a binomial
+    ("x^4 + x = 1", "cannot isolate x"),  # an irreducible quartic, not in x^2 alone
     ("x^3 = a*x", "cannot isolate x"),  # x = 0 always, +-sqrt(a) only where a >= 0
     ("sin(x) = x", "cannot isolate x"),
 ])

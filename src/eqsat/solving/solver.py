@@ -3,6 +3,7 @@ unknowns and by the [solve] rules otherwise; every answer checked by substitutio
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -14,9 +15,10 @@ from ..algebra.poly import NotPolynomial, Poly, Ring
 from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
-from ..term.expr import Expr, make, number
+from ..term.expr import Expr, make, number, symbol
 from ..term.reference import reference
 from ..term.walks import postorder
+from .change_of_variable import in_one_function
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
 from .solution import Case, Discarded, Solution, SolutionKind
@@ -135,7 +137,8 @@ def _factored(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solut
             free = free * poly
             continue
         if degree > 2:
-            roots = _binomial_roots(problem, poly, factor)
+            roots = _power_roots(problem, ring, poly, depth) or \
+                _cubic_roots(problem, poly) or _binomial_roots(problem, poly, factor)
             candidates += [{problem.names[0]: root} for root in roots]
             continue
         part = _by_degree(problem.with_equation(make("equation", factor, number(0))), ring,
@@ -153,6 +156,71 @@ def _factored(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solut
     if free.constant_value() is None:  # a*(x^3 - 1) = 0: every x where a = 0
         return _split(problem, depth, ring, free, solution)
     return solution
+
+
+def _power_roots(problem: Problem, ring: Ring, poly: Poly, depth: int) -> list[Expr]:
+    """The real roots of a factor of degree 2 in x^k, k >= 2 (x^4 - 5*x^2 + 4, x^6 + x^3 -
+    1): x^k = u at each root u of the quadratic in u, its coefficients numbers; x = +-u^(1/k)
+    (k even, u > 0), x = u^(1/k) or -(-u)^(1/k) (k odd); [] where the factor is not such."""
+    exponents = {dict(m).get(0, 0) for m in poly.terms}
+    k = math.gcd(*exponents)
+    if k < 2 or poly.degree(0) != 2 * k or \
+            any(i != 0 for m in poly.terms for i, _ in m):  # (a parameter in it)
+        return []
+    quadratic = Poly({tuple((i, e // k if i == 0 else e) for i, e in m): c
+                      for m, c in poly.terms.items()})
+    inner = _by_degree(problem.with_equation(make("equation", ring.to_expr(quadratic),
+                                                   number(0))), ring, [quadratic], depth)
+    if inner.conditions or inner.cases:
+        return []
+    roots = []
+    for solved in inner.solutions:
+        u = solved[problem.names[0]]
+        value = reference(u, {}, CHECK_DIGITS)
+        if value is None or (value <= 0 and k % 2 == 0) or value == 0:
+            roots += [number(0)] if value == 0 else []
+            continue
+        magnitude = _tidy(problem, make("pow", u if value > 0 else make("neg", u),
+                                        number(Fraction(1, k))))
+        roots += [magnitude, make("neg", magnitude)] if k % 2 == 0 else \
+            [magnitude if value > 0 else make("neg", magnitude)]
+    return roots
+
+
+def _cubic_roots(problem: Problem, poly: Poly) -> list[Expr]:
+    """The real roots of a cubic factor with numbers for coefficients (irreducible: it has
+    no rational root), by Cardano's formula for t^3 + p*t + q, x = t - a/3 (x^3 + a*x^2 +
+    b*x + c): one root, a sum of two cube roots, where 4*p^3 + 27*q^2 > 0; else three, as
+    2*sqrt(-p/3)*cos(acos(3*q/(2*p)*sqrt(-3/p))/3 - 2*pi*k/3) for k = 0, 1, 2 (p < 0).
+    [] for any other factor."""
+    coefficients = [poly.coefficient(0, k).constant_value() for k in range(4)]
+    if poly.degree(0) != 3 or None in coefficients or \
+            any(i != 0 for m in poly.terms for i, _ in m):
+        return []
+    c, b, a, _ = (value / coefficients[3] for value in coefficients)  # type: ignore[operator]
+    if a == b == 0:  # x^3 + c: _binomial_roots' (one cube root)
+        return []
+    p, q = b - a * a / 3, 2 * a**3 / 27 - a * b / 3 + c
+    shift = number(-a / 3)
+    if 4 * p**3 + 27 * q**2 > 0:
+        root = make("sqrt", number(q * q / 4 + p**3 / 27))
+        parts = [_real_cube_root(make(op, number(-q / 2), root)) for op in ("add", "sub")]
+        return [_tidy(problem, make("add", make("add", *parts), shift))]
+    scale = make("mul", number(2), make("sqrt", number(-p / 3)))
+    cosine = make("sqrt", number(-27 * q * q / (4 * p**3)))  # 3*q/(2*p)*sqrt(-3/p)
+    angle = make("div", make("acos", cosine if q * p > 0 else make("neg", cosine)), number(3))
+    return [_tidy(problem, make("add", make("mul", scale, make("cos", make(
+        "sub", angle, make("mul", number(Fraction(2 * k, 3)), make("pi"))))), shift))
+        for k in range(3)]
+
+
+def _real_cube_root(value: Expr) -> Expr:
+    """value^(1/3) where the value is positive, else -(-value)^(1/3): the real cube root."""
+    found = reference(value, {}, CHECK_DIGITS)
+    third = number(Fraction(1, 3))
+    if found is not None and found < 0:
+        return make("neg", make("pow", make("neg", value), third))
+    return make("pow", value, third)
 
 
 def _binomial_roots(problem: Problem, poly: Poly, factor: Expr) -> list[Expr]:
@@ -437,10 +505,56 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
         if numbers:
             rewritten = rewritten.substituted(numbers)
         return _recheck(problem, _polynomial(rewritten, depth))
+    changed = _by_change_of_variable(problem, depth)
+    if changed is not None:
+        return changed
     best = found.forms[0] if found.forms else make("equation", lhs, rhs)
     limit = f" ({found.report.stop_reason} limit reached)" \
         if found.report.stop_reason.is_limit else ""
     raise SolveError(f"the rules cannot isolate {unknown}{limit}; left: {best}")
+
+
+def _by_change_of_variable(problem: Problem, depth: int) -> Solution | None:
+    """An equation of degree 2 or more in one function g of the unknown (see
+    change_of_variable.py): solved for u = g, then g = u for the unknown at each root u,
+    every candidate checked in the equation; None where it is not one, or where a step
+    has no plain answer (conditions, cases, a family, a SolveError)."""
+    ((lhs, rhs),) = problem.equations
+    (unknown,) = problem.unknowns
+    taken = {s.name for s in make("sub", lhs, rhs).free_symbols()}
+    fresh = symbol(next(n for n in ("u", "v", "w", *(f"u{i}" for i in range(9))) if n not in taken))
+    found = in_one_function(make("sub", lhs, rhs), unknown, fresh)
+    if found is None or depth >= MAX_CASE_DEPTH:
+        return None
+    function, residual = found
+    try:
+        if Ring((fresh,)).to_poly(residual).degree(0) < 2:  # (as g = c: the rules' to isolate)
+            return None
+        inner = _plain(solve_problem(replace(problem, equations=((residual, number(0)),),
+                                             unknowns=(fresh,)), depth + 1))
+        candidates: list[Mapping[str, Expr]] = []
+        for root in inner.solutions:
+            outer = _plain(solve_problem(problem.with_equation(
+                make("equation", function, root[fresh.name])), depth + 1))
+            candidates += outer.solutions
+    except (SolveError, NotPolynomial, _NotPlain):
+        return None
+    kept, discarded = check_candidates(problem.equations, problem.unknowns, candidates)
+    kind = SolutionKind.NONE if not kept else \
+        SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
+    return Solution(kind, problem.names, tuple(kept), discarded=tuple(discarded),
+                    method="substitution",
+                    reason="" if kept else f"no root in {function} gives a solution")
+
+
+class _NotPlain(Exception):
+    """A solution with conditions, cases or free unknowns: not one set of values."""
+
+
+def _plain(solution: Solution) -> Solution:
+    if solution.kind == SolutionKind.INFINITE or solution.conditions or solution.cases:
+        raise _NotPlain
+    return solution
 
 
 def _polynomial_form(problem: Problem, found: Isolation) -> Expr | None:
