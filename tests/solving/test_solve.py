@@ -225,6 +225,8 @@ def test_parameter_cases_are_solved_again() -> None:
     ("2^x = 2", "1"),
     ("3^(2*x + 1) = 5", "(log(5)/log(3) - 1)/2"),
     ("2^x = 3^(x - 1)", "log(3)/(log(3) - log(2))"),
+    ("sqrt(x) + x = 6", "4"),  # solve-sqrt-sum: x = (6 - x)^2; x = 9 discarded
+    ("sqrt(x + 4) = 3 - sqrt(x)", "25/36"),
 ])
 def test_equations_reducible_by_the_rules(equation: str, expected: str) -> None:
     solution = solve(equation, "x")
