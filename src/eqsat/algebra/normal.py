@@ -564,10 +564,14 @@ class _Fraction:
     def _ways(self, poly: fmpq_mpoly) -> list[Expr]:
         terms = terms_of(poly)
         ways = [sum_form(terms, self.atoms)]  # expanded
-        if len(poly) > 1:
+        if any(sum(1 for exponents in terms if exponents[i]) > 1  # (else it is the sum)
+               for i in range(len(self.atoms))):
             ways.append(collected_form(terms, self.atoms))
         if 1 < len(poly) <= MAX_FACTORED_TERMS:  # (a monomial is its own factored form)
-            ways.append(factored_form(poly, self.atoms))
+            factored = poly.factor()
+            content, factors = factored
+            if content != 1 or len(factors) > 1 or factors[0][1] > 1:  # (else the sum's)
+                ways.append(factored_form(poly, self.atoms, factored))
         return ways
 
 

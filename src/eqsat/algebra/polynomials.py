@@ -188,15 +188,16 @@ def sum_form(terms: Terms, atoms: list[Expr]) -> Expr:
     return found if found is not None else number(0)
 
 
-def factored_form(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
+def factored_form(poly: fmpq_mpoly, atoms: list[Expr], factored: Any = None) -> Expr:
     """A polynomial as its content times its irreducible factors: symbols first, then other
     single atoms, then the rest, each kind in the order of the first atom in it
-    (x*y*exp(x)*(x - 1), not y*x*(x - 1)*exp(x); FLINT's order among the rest)."""
+    (x*y*exp(x)*(x - 1), not y*x*(x - 1)*exp(x); FLINT's order among the rest). factored:
+    poly.factor(), where the caller has it."""
     def kind(factor: fmpq_mpoly) -> tuple[bool, bool, int]:
         first = _first_atom(factor)
         return len(factor) > 1, not atoms[first].is_symbol, first
 
-    content, factors = poly.factor()
+    content, factors = factored or poly.factor()
     found: Expr | None = None
     for factor, power in sorted(factors, key=lambda pair: kind(pair[0])):
         written = expanded_form(factor, atoms)
