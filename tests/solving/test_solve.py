@@ -289,6 +289,19 @@ def test_an_irreducible_cubic_has_its_real_roots_in_radicals(equation: str) -> N
     assert solution.method == "factored"
 
 
+@pytest.mark.parametrize(("equation", "roots"), [
+    ("x + 1/x = 4", ["sqrt(3) + 2", "2 - sqrt(3)"]),  # x^2 - 4*x + 1 = 0
+    ("1/x + 1/(x + 2) = 1", ["sqrt(2)", "-sqrt(2)"]),
+    ("exp(x) + exp(-x) = 4", ["log(sqrt(3) + 2)", "log(2 - sqrt(3))"]),  # u + 1/u, u = exp(x)
+    ("(x^2 - 1)/(x - 1) = 2", []),  # x = 1, the numerator's root, is a pole
+])
+def test_a_rational_equation_is_its_numerator_over_the_denominator(
+        equation: str, roots: list[str]) -> None:
+    """x + 1/x = 4 was "cannot isolate" (the rules do not multiply it out)."""
+    solution = solve(equation, "x")
+    assert [str(v) for v in solution.values("x")] == roots, str(solution)
+
+
 def test_a_function_that_the_rules_cannot_invert_stays_unsolved() -> None:
     with pytest.raises(eqsat.SolveError, match="cannot isolate"):
         solve("sin(x)^2 - sin(x) = 0", "x")  # sin(x) = 0 has infinitely many roots

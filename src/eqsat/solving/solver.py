@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..algebra.linear import clear_denominators, eliminate
-from ..algebra.normal import divisor_of, normalise, polynomial_factors
+from ..algebra.normal import as_fraction, divisor_of, normalise, polynomial_factors
 from ..algebra.poly import NotPolynomial, Poly, Ring
 from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
@@ -75,7 +75,28 @@ def solve_problem(problem: Problem, depth: int = 0) -> Solution:
             return _polynomial(problem, depth)
         except NotPolynomial:
             pass
+        try:
+            cleared = _over_its_denominator(problem)
+            if cleared is not None:
+                return _recheck(problem, _polynomial(cleared, depth))
+        except NotPolynomial:
+            pass
     return _by_rules(problem, depth)
+
+
+def _over_its_denominator(problem: Problem) -> Problem | None:
+    """One equation in one unknown whose sides are rational in it, as its difference's
+    numerator in lowest terms = 0 (u + 1/u = 4 as u^2 - 4*u + 1 = 0: a zero of the
+    denominator is no solution, and the check by substitution discards it); None for
+    another problem."""
+    if len(problem.equations) != 1 or len(problem.unknowns) != 1:
+        return None
+    ((lhs, rhs),) = problem.equations
+    fraction = as_fraction(make("sub", lhs, rhs), factored=(False, False))
+    if fraction is None or fraction.op != "div" or \
+            problem.unknowns[0] not in fraction.args[1].free_symbols():
+        return None
+    return problem.with_equation(make("equation", fraction.args[0], number(0)))
 
 
 # --- polynomial systems ---------------------------------------------------------------------
@@ -530,6 +551,9 @@ def _by_change_of_variable(problem: Problem, depth: int) -> Solution | None:
     try:
         if Ring((fresh,)).to_poly(residual).degree(0) < 2:  # (as g = c: the rules' to isolate)
             return None
+    except NotPolynomial:  # (u + 1/u = 4: the rules' to multiply out)
+        pass
+    try:
         inner = _plain(solve_problem(replace(problem, equations=((residual, number(0)),),
                                              unknowns=(fresh,)), depth + 1))
         candidates: list[Mapping[str, Expr]] = []
