@@ -263,6 +263,8 @@ def test_a_quadratic_in_a_power_of_the_unknown(equation: str, roots: list[str]) 
     ("exp(2*x) + exp(x) = 2", ["0"]),  # u = -2 gives no x
     ("log(x)^2 - 3*log(x) + 2 = 0", ["exp(2)", "E"]),
     ("exp(2*x) + 1 = 0", []),
+    ("x - 3*sqrt(x) + 2 = 0", ["4", "1"]),  # u^2 - 3*u + 2, x = u^2
+    ("sqrt(x + 3) + sqrt(x) = 3", ["1"]),  # the rules' form x + 3 = (3 - sqrt(x))^2
 ])
 def test_an_equation_in_one_function_of_the_unknown(equation: str, roots: list[str]) -> None:
     """Solved for u = g(x), then g(x) = u for x at each root; each candidate checked."""

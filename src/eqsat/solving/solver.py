@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph.engine import Engine
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
+MAX_FORMS_CHANGED = 12  # forms of an equation the rules reached tried for a change of variable
 TREE_COST = CostModel().tree_cost
 
 
@@ -526,30 +527,32 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
         if numbers:
             rewritten = rewritten.substituted(numbers)
         return _recheck(problem, _polynomial(rewritten, depth))
-    changed = _by_change_of_variable(problem, depth)
-    if changed is not None:
-        return changed
+    for form in [make("equation", lhs, rhs), *found.forms[:MAX_FORMS_CHANGED]]:
+        changed = _by_change_of_variable(problem, form, depth)
+        if changed is not None:
+            return changed
     best = found.forms[0] if found.forms else make("equation", lhs, rhs)
     limit = f" ({found.report.stop_reason} limit reached)" \
         if found.report.stop_reason.is_limit else ""
     raise SolveError(f"the rules cannot isolate {unknown}{limit}; left: {best}")
 
 
-def _by_change_of_variable(problem: Problem, depth: int) -> Solution | None:
-    """An equation of degree 2 or more in one function g of the unknown (see
+def _by_change_of_variable(problem: Problem, equation: Expr, depth: int) -> Solution | None:
+    """The problem's equation in one form of it (the rules' forms too), of degree 2 or more
+    in one function g of the unknown, or of any degree in sqrt(x) and x (see
     change_of_variable.py): solved for u = g, then g = u for the unknown at each root u,
-    every candidate checked in the equation; None where it is not one, or where a step
-    has no plain answer (conditions, cases, a family, a SolveError)."""
-    ((lhs, rhs),) = problem.equations
+    every candidate checked in the problem's equation; None where it is not one, or where
+    a step has no plain answer (conditions, cases, a family, a SolveError)."""
     (unknown,) = problem.unknowns
-    taken = {s.name for s in make("sub", lhs, rhs).free_symbols()}
+    difference = make("sub", *equation.args)
+    taken = {s.name for s in difference.free_symbols()}
     fresh = symbol(next(n for n in ("u", "v", "w", *(f"u{i}" for i in range(9))) if n not in taken))
-    found = in_one_function(make("sub", lhs, rhs), unknown, fresh)
+    found = in_one_function(difference, unknown, fresh)
     if found is None or depth >= MAX_CASE_DEPTH:
         return None
-    function, residual = found
-    try:
-        if Ring((fresh,)).to_poly(residual).degree(0) < 2:  # (as g = c: the rules' to isolate)
+    function, residual, squared = found
+    try:  # (of degree 1 in g alone, it is g = c: the rules' to isolate)
+        if not squared and Ring((fresh,)).to_poly(residual).degree(0) < 2:
             return None
     except NotPolynomial:  # (u + 1/u = 4: the rules' to multiply out)
         pass
