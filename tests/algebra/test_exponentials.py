@@ -37,6 +37,30 @@ def test_both_ways_keep_the_value() -> None:
             assert abs(reference(found, point, 40) - expected) <= 1e-30 * max(1, abs(expected))
 
 
+def _normal(term: eqsat.Expr) -> eqsat.Expr:
+    from eqsat.algebra.normal import normalise
+    from eqsat.extract import CostModel
+
+    return normalise(term, CostModel().tree_cost).forms[0]
+
+
+@pytest.mark.parametrize(("text", "spread_out"), [
+    ("(-exp(y) - exp(x - 5))*exp(-(x - 1))", "-exp(y - x + 1) - exp(-4)"),
+    ("exp(x)*3*exp(2 - x)", "3*exp(2)"),
+    ("(exp(x) + 3*exp(y))*exp(-x)*2", "(1 + 3*exp(y - x))*2"),
+    ("(exp(x) + y)*exp(-x)", "(exp(x) + y)*exp(-x)"),  # y has no exponential to combine
+])
+def test_exponentials_spread_over_a_sum_and_combine(text: str, spread_out: str) -> None:
+    from eqsat.algebra.exponentials import spread
+
+    given = eqsat.parse(text)
+    found = spread(given, _normal)
+    assert str(found) == spread_out
+    for point in ({"x": 0.3, "y": 1.7}, {"x": -2.0, "y": 0.4}):
+        expected = reference(given, point, 40)
+        assert abs(reference(found, point, 40) - expected) <= 1e-30 * max(1, abs(expected))
+
+
 @pytest.mark.parametrize(("verb", "text", "answer"), [
     (eqsat.together, "1/exp(2*x) + 1/(x*exp(3*x))", "(exp(x)*x + 1)/(x*exp(3*x))"),
     (eqsat.cancel, "(exp(4*x) - 1)/(exp(2*x) - 1)", "exp(2*x) + 1"),

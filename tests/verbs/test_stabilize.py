@@ -116,6 +116,16 @@ def test_log_of_a_difference_of_several_exponentials_reaches_its_offset_form(
     assert eqsat.stabilize_report(text, domain).bits_after > 60
 
 
+def test_a_regrouping_has_its_exponentials_spread_over_the_sum() -> None:
+    """log-exp-offset at exp(x - 1) gives (x - 1) + log1p(c*exp(-(x - 1))), c the three
+    other terms, where exp(x - 5) overflows: the e-graph stopped at its node limit before
+    distributing and combining the exponents (64 bits). The seed is put in spread out too
+    (algebra/exponentials.spread): -exp(y - x + 1) - exp(-4) - exp(z - x - 2)."""
+    result = eqsat.stabilize_report("log(exp(x - 1) - exp(y) - exp(z - 3) - exp(x - 5))",
+                                    {"x": (800, 900), "y": (0, 10), "z": (0, 10)})
+    assert result.bits_before > 60 and result.bits_after < 1, str(result)
+
+
 @pytest.mark.parametrize(("text", "domain"), [
     ("log(3*exp(x) - exp(y) - exp(z))", {"x": (800, 900), "y": (600, 700), "z": (600, 700)}),
     ("log(exp(x)*y - 1)", {"x": (700, 800), "y": (1, 2)}),

@@ -4,9 +4,10 @@ and exp(3*x) as exp(x)^2 and exp(x)^3, so that the rational normal forms see the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
-from ..term.expr import Expr, make, number
+from ..term.expr import Expr, make, number, tidy
 from ..term.walks import postorder, rebuild
 
 
@@ -50,6 +51,76 @@ def as_exponentials(root: Expr) -> Expr:
         return make("exp", _times(scale * made.args[1].number, term))
 
     return rebuild(root, build)
+
+
+def spread(root: Expr, combine: Callable[[Expr], Expr]) -> Expr:
+    """root with each product of exponentials made one exponential, its exponent their
+    exponents' sum put through combine (normal forms), and a product of one sum (or
+    difference) of exponentials (each term has one as a factor) with exponentials
+    distributed over the sum first: (-exp(y) - exp(x - 5))*exp(-(x - 1)) as -exp(y - x + 1)
+    - exp(-4). exp(a)*exp(b) = exp(a + b) and distributing are identities wherever the
+    product is defined."""
+    def build(node: Expr, args: list[Expr]) -> Expr:
+        made = make(node.op, *args) if node.args else node
+        if made.op != "mul":
+            return made
+        factors = _factors(made)
+        exponents = [f.args[0] for f in factors if f.op == "exp"]
+        sums = [f for f in factors if f.op in ("add", "sub", "neg")]
+        if not exponents or len(sums) > 1 or (not sums and len(exponents) < 2) or \
+                (sums and not all(any(f.op == "exp" for f in _factors(term))
+                                  for term in _terms(sums[0]))):
+            return made
+        rest = [f for f in factors if f.op != "exp" and f not in sums]
+        if not sums:
+            return _product([*rest, _exp(combine(_summed(exponents)))])
+        return _product([*rest, _spread_over(sums[0], _summed(exponents), combine)])
+
+    return rebuild(root, build)
+
+
+def _spread_over(sum_: Expr, exponent: Expr, combine: Callable[[Expr], Expr]) -> Expr:
+    """The sum with each term times exp(exponent), exponentials combined (see spread)."""
+    if sum_.op in ("add", "sub"):
+        return make(sum_.op, *(_spread_over(term, exponent, combine) for term in sum_.args))
+    if sum_.op == "neg":
+        return make("neg", _spread_over(sum_.args[0], exponent, combine))
+    factors = _factors(sum_)
+    exponents = [f.args[0] for f in factors if f.op == "exp"]
+    return _product([*(f for f in factors if f.op != "exp"),
+                     _exp(combine(_summed([*exponents, exponent])))])
+
+
+def _terms(sum_: Expr) -> list[Expr]:
+    """The terms of nested sums, differences and negations."""
+    if sum_.op in ("add", "sub"):
+        return [*_terms(sum_.args[0]), *_terms(sum_.args[1])]
+    return _terms(sum_.args[0]) if sum_.op == "neg" else [sum_]
+
+
+def _factors(term: Expr) -> list[Expr]:
+    """The factors of nested products."""
+    if term.op != "mul":
+        return [term]
+    return [*_factors(term.args[0]), *_factors(term.args[1])]
+
+
+def _exp(exponent: Expr) -> Expr:
+    return number(1) if exponent.is_number and exponent.number == 0 else make("exp", exponent)
+
+
+def _product(factors: list[Expr]) -> Expr:
+    found = factors[0]
+    for factor in factors[1:]:
+        found = tidy("mul", [found, factor])
+    return found
+
+
+def _summed(terms: list[Expr]) -> Expr:
+    found = terms[0]
+    for term in terms[1:]:
+        found = make("add", found, term)
+    return found
 
 
 def _multiple(argument: Expr) -> tuple[Fraction, Expr] | None:

@@ -31,6 +31,7 @@ from ..accuracy.measure import (
 )
 from ..accuracy.regimes import GAIN_PER_BRANCH, best_regimes, edges, refine
 from ..accuracy.search import Candidate, better, most_accurate
+from ..algebra.exponentials import spread
 from ..algebra.intervals import proven_facts
 from ..algebra.normal import normalise
 from ..egraph.per_thread import engine
@@ -260,13 +261,22 @@ class _Search:
         """Subterms of expr, each with what one rule for accuracy (_direct_rules) makes of
         it where it takes a sum's operands in another grouping (rules/direct.py's
         regroupings: log(exp(a) + c) at each exponential of a longer sum), which an e-graph
-        reaches only by reordering, and one near its node limit may not. At most MAX_SEEDS;
-        none in a term of more than MAX_SETTLED_NODES nodes (its views take time quadratic
-        in a sum's length)."""
+        reaches only by reordering, and one near its node limit may not; each with its
+        exponentials spread over sums and combined (algebra/exponentials.spread: a +
+        log1p(c*exp(-a)) with the terms of c each times exp(-a), as one exponential), which
+        the e-graph would reach only after as many more steps. At most MAX_SEEDS; none in a
+        term of more than MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's
+        length)."""
         if tree_size(expr) > MAX_SETTLED_NODES:
             return []
-        found = regroupings(expr, _direct_rules(self.rules, self.rulesets))
-        return list(itertools.islice(found, MAX_SEEDS))
+        found = itertools.islice(regroupings(expr, _direct_rules(self.rules, self.rulesets)),
+                                 MAX_SEEDS)
+        cost = self.model.remembering_tree_cost()
+
+        def combined(exponent: Expr) -> Expr:
+            return normalise(exponent, cost).forms[0]
+
+        return list(dict.fromkeys((node, spread(made, combined)) for node, made in found))
 
     def localized(self, best: Candidate, limits: Limits, points: Sample, floor: float
                   ) -> tuple[Candidate, list[Candidate]]:
