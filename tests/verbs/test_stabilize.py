@@ -116,6 +116,16 @@ def test_log_of_a_difference_of_several_exponentials_reaches_its_offset_form(
     assert eqsat.stabilize_report(text, domain).bits_after > 60
 
 
+@pytest.mark.parametrize("text", ["z^3*exp(-x)", "exp(x)*y^3"])
+def test_an_integer_power_times_an_exponential_takes_its_factors_one_at_a_time(
+        text: str) -> None:
+    """pow-exp-split: z^3 overflows and exp(3*log(z) - x) loses its argument's rounding
+    times ~400 (7.7 bits); z*(z^2*exp(-x)) keeps each product in range (0.4 bits)."""
+    domain = {"x": (600.0, 700.0), "z": (1e100, 1e150), "y": (1e-150, 1e-120)}
+    result = eqsat.stabilize_report(text, {k: v for k, v in domain.items() if k in text})
+    assert result.bits_before > 60 and result.bits_after < 1, str(result)
+
+
 def test_a_regrouping_has_its_exponentials_spread_over_the_sum() -> None:
     """log-exp-offset at exp(x - 1) gives (x - 1) + log1p(c*exp(-(x - 1))), c the three
     other terms, where exp(x - 5) overflows: the e-graph stopped at its node limit before
