@@ -84,20 +84,22 @@ def test_the_operations_that_lose_bits_are_stabilized_alone(expr: str, domain: o
     assert_equivalent(parse(expr), result.expr, digits=400)
 
 
-@pytest.mark.parametrize(("expr", "domain"), [
-    ("exp(x)*y^3", {"x": (600, 700), "y": (1e-150, 1e-120)}),
-    ("x^a*y^b", {"x": (1e100, 1e200), "y": (1e-200, 1e-100), "a": (1.5, 2.5), "b": (1.5, 2.5)}),
-    ("z^3*exp(-x)", {"x": (600, 700), "z": (1e100, 1e150)}),
+@pytest.mark.parametrize(("expr", "domain", "most"), [
+    ("exp(x)*y^3", {"x": (600, 700), "y": (1e-150, 1e-120)}, 1),
+    ("x^a*y^b", {"x": (1e100, 1e200), "y": (1e-200, 1e-100), "a": (1.5, 2.5), "b": (1.5, 2.5)},
+     10),
+    ("z^3*exp(-x)", {"x": (600, 700), "z": (1e100, 1e150)}, 1),
 ])
 def test_an_exponential_and_a_power_past_the_float_range_combine_their_exponents(
-        expr: str, domain: object) -> None:
+        expr: str, domain: object, most: float) -> None:
     """Each factor over- or underflows where the product does not: exp(3*log(y) + x), found
     only with 3*log(y) chosen below it (log(y^3) is log(0)): the search starts from the
-    e-nodes whose values stay in range (search.in_range_choices). What is left is exp's own
-    condition at arguments near 700 (about 8 bits for any form)."""
+    e-nodes whose values stay in range (search.in_range_choices); what is left there is exp's
+    own condition at arguments near 700 (about 8 bits). An integer power's factors taken one
+    at a time (pow-exp-split: y*(y^2*exp(x))) leave none; x^a*y^b, of real exponents, stays
+    one exponential."""
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
-    assert result.bits_before > 30 and result.bits_after < 10, str(result)
-    assert result.expr.op == "exp", result.expr
+    assert result.bits_before > 30 and result.bits_after < most, str(result)
     assert_equivalent(result.original, result.expr, digits=400)  # (its variables positive)
 
 
