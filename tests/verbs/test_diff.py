@@ -276,6 +276,10 @@ def test_a_settled_input_and_derivative_run_no_simplify(monkeypatch: pytest.Monk
     assert calls == []
     assert str(eqsat.diff("tan(x)", "x")) == "tan(x)^2 + 1"
     assert calls == ["1 + tan(x)^2"]
+    calls.clear()  # a derivative that another follows, and that cleaning would not change
+    assert str(eqsat.diff("a*b + b^5", ["b", "a"])) == "1"  # (a + 5*b^4, differentiated
+    assert str(eqsat.diff("x^4", "x", 3)) == "24*x"  # as it is)
+    assert calls == ["4*(3*(2*x))"]  # only the last
 
 
 @pytest.mark.parametrize(("text", "cleaned", "expected"), [

@@ -62,9 +62,10 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
                for later in order[done + 1:]):  # (simplifying adds no symbol)
             current = number(0)  # a later derivative is in a symbol it has none of
             break
-        if not derivative.args or settled_at_a_symbol(derivative, rules):  # (1, cos(x))
-            current = derivative
-            continue
+        if not derivative.args or settled_at_a_symbol(derivative, rules) or \
+                (done < len(order) - 1 and nothing_to_clean(derivative, rules)):
+            current = derivative  # (1, cos(x); or one more derivative follows, which its
+            continue              # cleaning would not change: only the last is simplified)
         simplified = simplify_report(derivative, rules=rules, limits=budget.left())
         total.absorb(simplified.report)
         current = simplified.expr
