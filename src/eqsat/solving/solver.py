@@ -171,8 +171,7 @@ def _factored(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solut
     kept, discarded = check_candidates(problem.equations, problem.unknowns, candidates)
     if not any(k[problem.names[0]].free_symbols() for k in kept):  # numbers: from the least
         kept.sort(key=lambda k: reference(k[problem.names[0]], {}, CHECK_DIGITS) or 0)
-    kind = SolutionKind.NONE if not kept else \
-        SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
+    kind = _kind_of(kept)
     solution = Solution(kind, problem.names, tuple(kept), discarded=tuple(discarded),
                         method="factored", reason="" if kept else "no factor has a real root")
     if free.constant_value() is None:  # a*(x^3 - 1) = 0: every x where a = 0
@@ -199,8 +198,9 @@ def _power_roots(problem: Problem, ring: Ring, poly: Poly, depth: int) -> list[E
     for solved in inner.solutions:
         u = solved[problem.names[0]]
         value = reference(u, {}, CHECK_DIGITS)
-        if value is None or (value <= 0 and k % 2 == 0) or value == 0:
-            roots += [number(0)] if value == 0 else []
+        if value == 0:
+            roots.append(number(0))
+        if value is None or value == 0 or (value < 0 and k % 2 == 0):
             continue
         magnitude = _tidy(problem, make("pow", u if value > 0 else make("neg", u),
                                         number(Fraction(1, k))))
@@ -334,8 +334,7 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
             conditions = (make("ge", ring.to_expr(discriminant), number(0)),)
         kept, discarded = check_candidates(problem.equations, problem.unknowns,
                                            [{name: r} for r in roots])
-        kind = SolutionKind.NONE if not kept else \
-            SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
+        kind = _kind_of(kept)
         solution = Solution(kind, problem.names, tuple(kept), conditions=conditions,
                             discarded=tuple(discarded), method="quadratic",
                             reason="" if kept else "no root satisfies the equation")
@@ -521,9 +520,11 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
                         method="rules",
                         reason="every solution would equal the candidate, which fails")
     form = _polynomial_form(problem, found)
-    if form is not None:  # (its constant parts the rules make numbers, as numbers: the
-        rewritten = problem.with_equation(form)  # log(x) + log(x - 1) = log(6) gave
-        numbers = _constants_as_numbers(rewritten)  # x^2 - x = exp(log(6)), and roots in it)
+    if form is not None:
+        # its constant parts that the rules make numbers, as numbers: log(x) + log(x - 1) =
+        # log(6) gave x^2 - x = exp(log(6)), and roots in exp(log(6))
+        rewritten = problem.with_equation(form)
+        numbers = _constants_as_numbers(rewritten)
         if numbers:
             rewritten = rewritten.substituted(numbers)
         return _recheck(problem, _polynomial(rewritten, depth))
@@ -543,12 +544,14 @@ def _by_change_of_variable(problem: Problem, equation: Expr, depth: int) -> Solu
     change_of_variable.py): solved for u = g, then g = u for the unknown at each root u,
     every candidate checked in the problem's equation; None where it is not one, or where
     a step has no plain answer (conditions, cases, a family, a SolveError)."""
+    if depth >= MAX_CASE_DEPTH:
+        return None
     (unknown,) = problem.unknowns
     difference = make("sub", *equation.args)
     taken = {s.name for s in difference.free_symbols()}
     fresh = symbol(next(n for n in ("u", "v", "w", *(f"u{i}" for i in range(9))) if n not in taken))
     found = in_one_function(difference, unknown, fresh)
-    if found is None or depth >= MAX_CASE_DEPTH:
+    if found is None:
         return None
     function, residual, squared = found
     try:  # (of degree 1 in g alone, it is g = c: the rules' to isolate)
@@ -567,11 +570,16 @@ def _by_change_of_variable(problem: Problem, equation: Expr, depth: int) -> Solu
     except (SolveError, NotPolynomial, _NotPlain):
         return None
     kept, discarded = check_candidates(problem.equations, problem.unknowns, candidates)
-    kind = SolutionKind.NONE if not kept else \
-        SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
+    kind = _kind_of(kept)
     return Solution(kind, problem.names, tuple(kept), discarded=tuple(discarded),
                     method="substitution",
                     reason="" if kept else f"no root in {function} gives a solution")
+
+
+def _kind_of(kept: Sequence[Mapping[str, Expr]]) -> SolutionKind:
+    """What a list of checked solutions is: none, unique or several."""
+    return SolutionKind.NONE if not kept else \
+        SolutionKind.UNIQUE if len(kept) == 1 else SolutionKind.SEVERAL
 
 
 class _NotPlain(Exception):
