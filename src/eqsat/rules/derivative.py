@@ -112,5 +112,3 @@ def _instantiate(rhs: Expr, binding: Binding, inner: Callable[[Expr], Expr]) -> 
     if not rhs.args:
         return rhs
     return tidy(rhs.op, [_instantiate(a, binding, inner) for a in rhs.args])
-
-
