@@ -55,6 +55,9 @@ _SOLVE: list[tuple[str | list[str], str | list[str]]] = [
     ("exp(x) = 5", "x"),
     ("sqrt(x) = x - 2", "x"),
     ("a*x^2 + b*x + c = 0", "x"),
+    ("exp(2*x) - 5*exp(x) + 6 = 0", "x"),
+    ("x^3 - x - 1 = 0", "x"),
+    ("2^x = 3", "x"),
 ]
 
 _STABILIZE: list[tuple[str, str | None]] = [
@@ -201,7 +204,8 @@ def run_demo() -> None:
     for args in (("sin(x)/x", "x", 0, 6), ("x^x", "x", 0, 2), ("atan(x)", "x", "oo", 4)):
         print(f"  series{args} = {series(*args)}")
     for text, point in (("(1 + 1/x)^x", "oo"), ("(2^x + 3^x)^(1/x)", "oo"),
-                        ("(tan(x) - sin(x))/x^3", "0"), ("x^2/exp(x)", "oo")):
+                        ("(tan(x) - sin(x))/x^3", "0"), ("x^2/exp(x)", "oo"),
+                        ("(cos(x) - x)/x", "oo")):
         print(f"  limit({text}, x -> {point}) = {limit(text, 'x', point)}")
 
     _heading("subs and N: values to any number of digits")
