@@ -169,6 +169,16 @@ def test_work_is_bounded() -> None:
         eqsat.series("exp(a*x + b*exp(c*x + d*sin(e*x)))", "x", 0, 60)
 
 
+def test_the_time_limit_is_a_backstop_that_says_so() -> None:
+    """Exact coefficients in atan(1), pi, sqrt(...) grew slowly within the work budget: 56 s
+    for this series at oo (fuzzing). The time limit cuts it short, and says so."""
+    text = "cos(asin(atan(x)/(2 + atan(x)^2)))"
+    with pytest.raises(LimitError, match=r"time limit of 0\.2 s ran out"):
+        eqsat.series(text, "x", "oo", 2, limits=eqsat.Limits(seconds=0.2))
+    with pytest.raises(LimitError, match=r"time limit of 0\.2 s ran out"):
+        eqsat.limit(f"x*{text}", "x", "oo", limits=eqsat.Limits(seconds=0.2))
+
+
 def test_a_limit_where_the_expression_is_continuous_is_its_value(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """At a point where every op is continuous, the limit is the value, no expansion taken

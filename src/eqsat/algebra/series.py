@@ -111,11 +111,11 @@ def _kept(coefficients: dict[Fraction, Any], order: Order) -> Series:
     """The terms below order whose coefficients are not zero (expanded, checked), each
     paid for from the allowance (NoSeries when it is spent)."""
     found = _ALLOWANCE.get()
-    if found is not None and found.backstop is not None and found.backstop.passed():
-        raise NoSeries("out of time")
     exact = found is not None and found.exact
     kept = {}
     for power, value in coefficients.items():
+        if found is not None and found.backstop is not None and found.backstop.passed():
+            raise NoSeries("out of time")
         if power >= order:
             continue
         # expanding costs time by the size of what is expanded, more than by the result

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +21,7 @@ from ..algebra.series import LOG_T, Allowance, NoSeries, Series, allowance, sign
 from ..errors import ArgumentError, EqsatError, LimitError
 from ..extract import CostModel
 from ..extract.order import display_order
+from ..limits.budget import Backstop, Limits
 from ..term import arguments
 from ..term.expr import Expr, as_expr, make, number
 from ..term.inputs import ExprInput, Variable, to_expr
@@ -42,21 +45,25 @@ _INFINITE = {"oo": sympy.oo, "+oo": sympy.oo, "-oo": -sympy.oo}
 
 def series(expr: ExprInput, x: Variable, x0: Point = 0, n: int = 6, dir: str = "+", *,
            order: bool = True, assume: Mapping[str, str | Iterable[str]] | None = None,
-           ) -> Expr:
+           limits: Limits | None = None) -> Expr:
     """The terms of expr's expansion in x near x0 with powers of (x - x0) below n, and the
     order term O((x - x0)^n) for the rest, as SymPy's series: series("exp(x)", "x", 0, 3) is
     1 + x + x^2/2 + O(x^3). At x0 = "oo" or "-oo" the powers are of 1/x. Taylor, Laurent
     and Puiseux terms with exact coefficients, log(x - x0) where it appears (x*log(x)); dir:
     "+" from above, "-" from below (abs(x) at 0 from below is -x). order=False: the terms
-    alone. An EqsatError where there is no such expansion (sin(1/x) at 0)."""
+    alone. An EqsatError where there is no such expansion (sin(1/x) at 0). The work is
+    bounded by counts; the time limit (limits.seconds) is a backstop, a LimitError where it
+    cuts the expansion short (exact coefficients such as tan(1)'s can grow slowly)."""
     parsed, variable, point = _arguments(expr, x, x0, assume)
     count = arguments.count(n, "n, the order of a series")
     side = _side(dir, point, both=False)
     if variable not in parsed.free_symbols():
         return make("add", parsed, _order_term(variable, point, side, count)) if order \
             else parsed
-    found = _expanded(parsed, variable, point, side, count,
-                      lambda s: isinstance(s, Exponential) or s.order >= count)
+    limits = Limits.of(limits)
+    with _timed("series", limits) as stop:
+        found = _expanded(parsed, variable, point, side, count,
+                          lambda s: isinstance(s, Exponential) or s.order >= count, stop)
     if isinstance(found, Exponential) and found.grows:
         raise EqsatError(f"no series of {parsed} in {variable} at {_near(point, side)}: it "
                          "grows faster than every power")
@@ -64,25 +71,42 @@ def series(expr: ExprInput, x: Variable, x0: Point = 0, n: int = 6, dir: str = "
 
 
 def limit(expr: ExprInput, x: Variable, x0: Point, dir: str = "+", *,
-          assume: Mapping[str, str | Iterable[str]] | None = None) -> Expr:
+          assume: Mapping[str, str | Iterable[str]] | None = None,
+          limits: Limits | None = None) -> Expr:
     """Where expr tends as x tends to x0, as SymPy's limit: limit("sin(x)/x", "x", 0) is 1;
     dir "+" from above, "-" from below, "+-" both (an error where they differ); x0 may be
     "oo" or "-oo"; the limit may be oo or -oo (an Expr that is not a value). Through the
     expansion at x0 (algebra/expander.py: series, and exponentials whose fastest growth
     decides), or a bounded factor times one tending to 0; an EqsatError saying why where
-    that does not decide it (never a guess)."""
+    that does not decide it (never a guess). The time limit is a backstop, as series'."""
     parsed, variable, point = _arguments(expr, x, x0, assume)
     if variable not in parsed.free_symbols():
         return parsed
-    if dir == "+-" and point not in (sympy.oo, -sympy.oo):
-        above, below = (_one_sided(parsed, variable, point, side) for side in (1, -1))
-        if above != below:
-            raise EqsatError(f"limit: {parsed} tends to {below} from below {x0} and to "
-                             f"{above} from above: no two-sided limit")
-        found = above
-    else:
-        found = _one_sided(parsed, variable, point, _side(dir, point, both=True))
+    with _timed("limit", Limits.of(limits)) as stop:
+        if dir == "+-" and point not in (sympy.oo, -sympy.oo):
+            above, below = (_one_sided(parsed, variable, point, side, stop) for side in (1, -1))
+            if above != below:
+                raise EqsatError(f"limit: {parsed} tends to {below} from below {x0} and to "
+                                 f"{above} from above: no two-sided limit")
+            found = above
+        else:
+            found = _one_sided(parsed, variable, point, _side(dir, point, both=True), stop)
     return found if has_non_values(found) else simplify(found)
+
+
+@contextmanager
+def _timed(verb: str, limits: Limits) -> Iterator[Backstop]:
+    """The backstop of a series' or a limit's expansions; an EqsatError raised after it has
+    cut them short becomes a LimitError that says so."""
+    stop = Backstop(time.perf_counter() + limits.seconds)
+    try:
+        yield stop
+    except EqsatError as error:
+        if stop.cut:
+            raise LimitError(f"{verb}: the time limit of {limits.seconds:g} s ran out while "
+                             "expanding (exact coefficients grow); raise it with "
+                             "limits=eqsat.Limits(seconds=...)") from error
+        raise
 
 
 def _arguments(expr: ExprInput, x: Variable, x0: Point,
@@ -124,13 +148,13 @@ def _side(dir: str, point: Any, both: bool) -> int:
 
 
 def _expanded(expr: Expr, variable: Expr, point: Any, side: int, wanted: int,
-              enough: Callable[[Value], bool]) -> Value:
+              enough: Callable[[Value], bool], stop: Backstop) -> Value:
     """The expansion (a series, or a value growing faster than every power), to more terms
     until `enough` says it has what is wanted (at most TRIES times); an EqsatError saying why
     where there is none."""
     precision = wanted + 4
     try:
-        with allowance(Allowance(SERIES_WORK, precision=precision, exact=True,
+        with allowance(Allowance(SERIES_WORK, stop, precision=precision, exact=True,
                                  largest=LARGEST_COEFFICIENT)) as spent:
             for _ in range(TRIES):
                 spent.precision = precision
@@ -243,7 +267,7 @@ def _order_term(variable: Expr, point: Any, side: int, n: int) -> Expr:
     return make("O", make("pow", near, number(n)))
 
 
-def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
+def _one_sided(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop) -> Expr:
     """The limit from one side: the value at a finite point where expr is continuous (see
     _continuous_at), else from the leading term of the series (in t -> 0+), or 0 for a
     bounded factor times one that tends to 0 (see _squeezed)."""
@@ -253,13 +277,16 @@ def _one_sided(expr: Expr, variable: Expr, point: Any, side: int) -> Expr:
     try:
         found = _expanded(expr, variable, point, side, 2,
                           lambda s: isinstance(s, Exponential) or bool(s.coefficients)
-                          or s.flat)
+                          or s.flat, stop)
     except EqsatError as error:
-        if _squeezed(expr, variable, point, side):
+        if stop.cut:  # (the time is out: no other way is tried)
+            raise
+        if _squeezed(expr, variable, point, side, stop):
             return number(0)
-        if (summed := _term_by_term(expr, variable, point, side)) is not None:
+        if (summed := _term_by_term(expr, variable, point, side, stop)) is not None:
             return summed
-        from_parts = _power_limit(expr, variable, point, side) if expr.op == "pow" else None
+        from_parts = _power_limit(expr, variable, point, side, stop) if expr.op == "pow" \
+            else None
         if from_parts is not None:
             return from_parts
         raise EqsatError(f"limit: cannot decide where {expr} tends as {variable} -> "
@@ -338,7 +365,8 @@ def _inside(relation: str, value: Any, bound: int) -> bool:
     return bool(value > bound if relation in ("gt", "ge") else value < bound)
 
 
-def _term_by_term(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | None:
+def _term_by_term(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop
+                  ) -> Expr | None:
     """The sum of the terms' limits where expr is a sum (or a product or quotient of one,
     distributed) and each term's limit is known, finite or of one sign of infinity, as the
     limit of a sum is ((cos(x) - x)/x at oo: cos(x)/x tends to 0, squeezed, and x/x to 1);
@@ -351,7 +379,7 @@ def _term_by_term(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | N
     total, infinite, bounded = number(0), set(), False
     for term, sign in terms:
         try:
-            found = _one_sided(term, variable, point, side)
+            found = _one_sided(term, variable, point, side, stop)
         except EqsatError:
             if not _bounded(term):
                 return None
@@ -383,7 +411,7 @@ def _terms(expr: Expr, sign: int = 1) -> list[tuple[Expr, int]]:
     return [(expr, sign)]
 
 
-def _squeezed(expr: Expr, variable: Expr, point: Any, side: int) -> bool:
+def _squeezed(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop) -> bool:
     """Whether expr is a product of factors bounded everywhere (sin, cos, atan, ...: no
     series where their argument has a pole) and of others that tend to 0 together, so that
     it tends to 0 (abs(x)*sin(1/x) at 0)."""
@@ -395,20 +423,21 @@ def _squeezed(expr: Expr, variable: Expr, point: Any, side: int) -> bool:
     for factor, sign in rest:
         product = make("mul" if sign > 0 else "div", product, factor)
     try:
-        tends = _one_sided(product, variable, point, side)
+        tends = _one_sided(product, variable, point, side, stop)
     except EqsatError:
         return False
     return tends.is_number and tends.number == 0
 
 
-def _power_limit(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | None:
+def _power_limit(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop
+                 ) -> Expr | None:
     """The limit of b^e from those of b and e where the power has no series (e tends to an
     irrational number): where b is positive near the point and tends to 0, 0 if e tends to
     a positive number and oo if to a negative one; B^E where b tends to a positive number B
     and e to a number E (the power is continuous there); None otherwise."""
     base, exponent = expr.args
     try:
-        below, above = (_one_sided(a, variable, point, side) for a in (base, exponent))
+        below, above = (_one_sided(a, variable, point, side, stop) for a in (base, exponent))
     except EqsatError:
         return None
     power = _constant_sign(above)
@@ -417,7 +446,8 @@ def _power_limit(expr: Expr, variable: Expr, point: Any, side: int) -> Expr | No
     if below.is_number and below.number == 0:
         try:  # b's sign near the point: its leading coefficient's
             found = _expanded(base, variable, point, side, 1,
-                              lambda s: isinstance(s, Exponential) or bool(s.coefficients))
+                              lambda s: isinstance(s, Exponential) or bool(s.coefficients),
+                              stop)
         except EqsatError:
             return None
         if sign_of(found) != 1:  # (a negative base to such powers is undefined)
