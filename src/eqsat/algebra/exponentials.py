@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from ..term.expr import Expr, make, number, tidy
-from ..term.walks import postorder, rebuild
+from ..term.walks import multiplicands, postorder, rebuild, summands
 
 
 def as_powers(root: Expr) -> Expr:
@@ -64,12 +64,12 @@ def spread(root: Expr, combine: Callable[[Expr], Expr]) -> Expr:
         made = make(node.op, *args) if node.args else node
         if made.op != "mul":
             return made
-        factors = _factors(made)
+        factors = multiplicands(made)
         exponents = [f.args[0] for f in factors if f.op == "exp"]
         sums = [f for f in factors if f.op in ("add", "sub", "neg")]
         if not exponents or len(sums) > 1 or (not sums and len(exponents) < 2) or \
-                (sums and not all(any(f.op == "exp" for f in _factors(term))
-                                  for term in _terms(sums[0]))):
+                (sums and not all(any(f.op == "exp" for f in multiplicands(term))
+                                  for term, _ in summands(sums[0]))):
             return made
         rest = [f for f in factors if f.op != "exp" and f not in sums]
         if not sums:
@@ -85,24 +85,10 @@ def _spread_over(sum_: Expr, exponent: Expr, combine: Callable[[Expr], Expr]) ->
         return make(sum_.op, *(_spread_over(term, exponent, combine) for term in sum_.args))
     if sum_.op == "neg":
         return make("neg", _spread_over(sum_.args[0], exponent, combine))
-    factors = _factors(sum_)
+    factors = multiplicands(sum_)
     exponents = [f.args[0] for f in factors if f.op == "exp"]
     return _product([*(f for f in factors if f.op != "exp"),
                      _exp(combine(_summed([*exponents, exponent])))])
-
-
-def _terms(sum_: Expr) -> list[Expr]:
-    """The terms of nested sums, differences and negations."""
-    if sum_.op in ("add", "sub"):
-        return [*_terms(sum_.args[0]), *_terms(sum_.args[1])]
-    return _terms(sum_.args[0]) if sum_.op == "neg" else [sum_]
-
-
-def _factors(term: Expr) -> list[Expr]:
-    """The factors of nested products."""
-    if term.op != "mul":
-        return [term]
-    return [*_factors(term.args[0]), *_factors(term.args[1])]
 
 
 def _exp(exponent: Expr) -> Expr:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from ..term.expr import Expr, make, number
-from ..term.walks import postorder
+from ..term.walks import multiplicands, postorder, summands
 
 Cost = Callable[[Expr], float]
 MAX_TERMS = 64  # a longer sum is left as written (each variable's scheme is measured whole)
@@ -39,33 +39,14 @@ def horner(expr: Expr, cost: Cost) -> Expr:
 def _terms(node: Expr) -> list[Term]:
     """The sum's terms, each a signed number times the factors of a product."""
     found: list[Term] = []
-    stack = [(node, 1)]
-    while stack:
-        part, sign = stack.pop()
-        if part.op in ("add", "sub"):
-            stack += [(part.args[1], -sign if part.op == "sub" else sign), (part.args[0], sign)]
-        elif part.op == "neg":
-            stack.append((part.args[0], -sign))
-        else:
-            coefficient, factors = Fraction(sign), []
-            for factor in _factors(part):
-                if factor.is_number:
-                    coefficient *= factor.number
-                else:
-                    factors.append(factor)
-            found.append((coefficient, factors))
-    return found
-
-
-def _factors(node: Expr) -> list[Expr]:
-    """The factors of a product, in order."""
-    found, stack = [], [node]
-    while stack:
-        part = stack.pop()
-        if part.op == "mul":
-            stack += [part.args[1], part.args[0]]
-        else:
-            found.append(part)
+    for part, sign in summands(node):
+        coefficient, factors = Fraction(sign), []
+        for factor in multiplicands(part):
+            if factor.is_number:
+                coefficient *= factor.number
+            else:
+                factors.append(factor)
+        found.append((coefficient, factors))
     return found
 
 

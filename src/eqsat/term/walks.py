@@ -87,6 +87,34 @@ def rebuild(root: Expr, build: Callable[[Expr, list[Expr]], Expr]) -> Expr:
     return done[root]
 
 
+def summands(node: Expr) -> list[tuple[Expr, int]]:
+    """The terms of nested sums, differences and negations, left to right, each with its
+    sign (+1 or -1): x - (y - z) is x, y, z with 1, -1, 1."""
+    found: list[tuple[Expr, int]] = []
+    stack = [(node, 1)]
+    while stack:
+        part, sign = stack.pop()
+        if part.op in ("add", "sub"):
+            stack += [(part.args[1], -sign if part.op == "sub" else sign), (part.args[0], sign)]
+        elif part.op == "neg":
+            stack.append((part.args[0], -sign))
+        else:
+            found.append((part, sign))
+    return found
+
+
+def multiplicands(node: Expr) -> list[Expr]:
+    """The factors of nested products, left to right."""
+    found, stack = [], [node]
+    while stack:
+        part = stack.pop()
+        if part.op == "mul":
+            stack += [part.args[1], part.args[0]]
+        else:
+            found.append(part)
+    return found
+
+
 Sizes = tuple[int, int, bool, bool]
 
 

@@ -29,7 +29,7 @@ from ..term.ops import OPS
 from ..term.reference import reference
 from ..term.shape import is_tensor
 from ..term.sympy_bridge import from_sympy, to_sympy
-from ..term.walks import has_non_values, postorder, sizes
+from ..term.walks import has_non_values, postorder, sizes, summands
 from .derivatives import variable_in
 from .simplify import simplify
 
@@ -394,21 +394,16 @@ def _term_by_term(expr: Expr, variable: Expr, point: Any, side: int, stop: Backs
     return _infinity(infinite.pop()) if infinite else simplify(total)
 
 
-def _terms(expr: Expr, sign: int = 1) -> list[tuple[Expr, int]]:
-    """The terms of a sum, each with its sign; of a product or quotient with a sum as a
-    factor (the first such), that sum's terms times the other factors."""
-    if expr.op in ("add", "sub"):
-        return [*_terms(expr.args[0], sign),
-                *_terms(expr.args[1], sign if expr.op == "add" else -sign)]
-    if expr.op == "neg":
-        return _terms(expr.args[0], -sign)
+def _terms(expr: Expr) -> list[tuple[Expr, int]]:
+    """The terms of a sum, each with its sign (summands); of a product or quotient with a
+    sum as a factor (the first such), that sum's terms times the other factor."""
     if expr.op in ("mul", "div"):
         for at, factor in enumerate(expr.args):
             if factor.op in ("add", "sub", "neg") and not (expr.op == "div" and at == 1):
                 other = expr.args[1 - at]
                 return [(make(expr.op, *((term, other) if at == 0 else (other, term))), s)
-                        for term, s in _terms(factor, sign)]
-    return [(expr, sign)]
+                        for term, s in summands(factor)]
+    return summands(expr)
 
 
 def _squeezed(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop) -> bool:
