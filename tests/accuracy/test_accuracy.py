@@ -14,6 +14,7 @@ import pytest
 import eqsat
 from eqsat.accuracy.measure import (
     bits_at,
+    domain_bounds,
     sample,
     shortest_decimal,
     true_value,
@@ -92,6 +93,26 @@ def test_domains_ranges_preconditions_and_float32() -> None:
     narrow = sample(eqsat.parse("x*x"), {"x": (1, 2)}, points=20, dtype="float32")
     assert narrow.truth.dtype == np.float32
     assert eqsat.error_bits("(1 + x) - 1", {"x": (1e-6, 1e-5)}, dtype="float32") > 5
+
+
+@pytest.mark.parametrize(("precondition", "bounds"), [
+    ("x > 0", (5e-324, math.inf)),  # strict: the nearest float beyond, so x is positive
+    ("-1 < x <= 2", (math.nextafter(-1, 0), 2)),
+    ("x < -1 or x > 1", (-math.inf, math.inf)),  # no one range holds both
+    ("(0 < x < 1 or 2 <= x <= 3) and y > 1", (5e-324, 3)),
+    ("not (x < 0)", (-math.inf, math.inf)),  # (read as x < 0 before: x assumed negative)
+    ("x + y > 0", (-math.inf, math.inf)),
+])
+def test_the_bounds_a_precondition_implies(precondition: str, bounds: tuple[float, float]) -> None:
+    assert domain_bounds(precondition, ["x", "y"])["x"] == bounds
+
+
+def test_a_precondition_s_signs_are_what_it_implies() -> None:
+    # x > 0 makes x positive, so that a^b - 1 => expm1(b*log(a)) if a > 0 applies
+    assert str(eqsat.stabilize("x^y - 1", "x > 0")) == "expm1(y*log(x))"
+    # x < -1 or x > 1 says no sign: sqrt(x^2) stays (x is not assumed positive)
+    assert eqsat.stabilize("sqrt(x^2)", "x < -1 or x > 1") in \
+        (eqsat.parse("sqrt(x^2)"), eqsat.parse("abs(x)"))
 
 
 @pytest.mark.parametrize(("domain", "message"), [

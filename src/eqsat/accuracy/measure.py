@@ -221,19 +221,30 @@ def _evaluator(text: str) -> Callable[[dict[str, np.ndarray]], Any]:
 
 
 def _bounds(text: str, names: Sequence[str]) -> dict[str, tuple[float, float]]:
-    """Per variable, the constant bounds that the precondition's comparisons state."""
-    found: dict[str, list[float]] = {n: [-math.inf, math.inf] for n in names}
+    """Per variable, the constant bounds that the precondition's comparisons imply."""
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
-        return {n: (lo, hi) for n, (lo, hi) in found.items()}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Compare):
-            continue
+        return {n: (-math.inf, math.inf) for n in names}
+    return {n: (lo, hi) for n, (lo, hi) in _implied(tree.body, names).items()}
+
+
+def _implied(node: ast.AST, names: Sequence[str]) -> dict[str, list[float]]:
+    """The bounds a condition implies: those of all its parts for `and`, the smallest range
+    holding each alternative's for `or`, none from a negation or anything else (`not (x <
+    0)` says nothing this way, and must not be read as x < 0)."""
+    found: dict[str, list[float]] = {n: [-math.inf, math.inf] for n in names}
+    if isinstance(node, ast.Compare):
         terms = [node.left, *node.comparators]
         for op, left, right in zip(node.ops, terms, terms[1:], strict=False):
             _bound(found, op, left, right)
-    return {n: (lo, hi) for n, (lo, hi) in found.items()}
+    elif isinstance(node, ast.BoolOp):
+        parts = [_implied(value, names) for value in node.values]
+        for name, bounds in found.items():
+            lows, highs = [part[name][0] for part in parts], [part[name][1] for part in parts]
+            joined = isinstance(node.op, ast.And)
+            bounds[:] = [max(lows), min(highs)] if joined else [min(lows), max(highs)]
+    return found
 
 
 def _constant(node: ast.AST) -> float | None:
@@ -258,6 +269,8 @@ def _bound(found: dict[str, list[float]], op: ast.cmpop, left: ast.AST, right: a
         elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
             index = 1 if upper else 0
             pick = min if upper else max
+            if isinstance(op, (ast.Lt, ast.Gt)):  # strict: the nearest float beyond it
+                value = math.nextafter(value, math.inf if index == 0 else -math.inf)
             found[variable.id][index] = pick(found[variable.id][index], value)
 
 
