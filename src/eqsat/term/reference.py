@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 
 from ..errors import EvaluationError
-from .ops import OPS
+from .ops import COMPARISONS, OPS
 from .walks import postorder
 
 if TYPE_CHECKING:
@@ -70,6 +70,8 @@ def _spreads(op: str, args: list[mpmath.mpf], result: mpmath.mpf) -> list[float]
 
 
 ASTRONOMICAL = mpmath.mpf(10) ** 308  # no float is larger: exp of it means nothing here
+UNDECIDED_DIGITS = 15  # a comparison's sides within this many digits of the working
+# precision's last are not told apart: acosh(cosh(x)) == x rounds to false at any precision
 
 
 def digits_needed(spreads: list[float], kept: float, top: float) -> float:
@@ -103,11 +105,18 @@ def _rough_log(value: mpmath.mpf) -> mpmath.mpf:
         return mpmath.log(value)
 
 
+def _too_close(left: mpmath.mpf, right: mpmath.mpf) -> bool:
+    """Whether two sides differ, but by no more than their rounding could make them."""
+    rounding = mpmath.mpf(10) ** (UNDECIDED_DIGITS - mpmath.mp.dps)
+    return bool(0 < abs(left - right) <= rounding * max(abs(left), abs(right)))
+
+
 def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
               max_magnitude: int | None = None,
               spreads: list[float] | None = None) -> mpmath.mpf | None:
     """The exact-enough real value at a point, or None where expr is undefined or not finite
-    (or astronomically large: see astronomical).
+    (or astronomically large: see astronomical), or a comparison's sides are too close for
+    the digits to tell apart.
 
     With max_magnitude, also None when an intermediate value reaches 10^max_magnitude: its
     absolute rounding error could then swamp a result that cancels down to a small number.
@@ -131,6 +140,8 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
                 function = spec.reference
                 if function is None:
                     raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
+                if node.op in COMPARISONS and _too_close(*(done[a] for a in node.args)):
+                    return None
                 if spec.grows_past_floats and \
                         astronomical(node.op, [done[a] for a in node.args], ASTRONOMICAL,
                                      _rough_log):
