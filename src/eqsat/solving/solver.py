@@ -16,6 +16,7 @@ from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
 from ..term.expr import Expr, make, number, symbol
+from ..term.ops import COMPARISONS
 from ..term.reference import reference
 from ..term.walks import postorder
 from .change_of_variable import in_one_function
@@ -420,9 +421,25 @@ def _constants_as_numbers(problem: Problem) -> dict[Expr, Expr]:
     found: dict[Expr, Expr] = {}
     for side in (side for pair in problem.equations for side in pair):
         for node in _largest_constants(side):
-            if node not in found and (made := _tidy(problem, node)).is_number:
+            if node in found:
+                continue
+            made = _decided_comparison(node)  # (a number 0 is false: no `or` here)
+            if made is None:
+                made = _tidy(problem, node)
+            if made.is_number:
                 found[node] = made
     return found
+
+
+def _decided_comparison(node: Expr) -> Expr | None:
+    """A comparison of constants that 50 digits decide, as the number it is (E > 6 is 0,
+    as bool() says); None for anything else."""
+    if node.op not in COMPARISONS:
+        return None
+    try:
+        return number(int(bool(node)))
+    except EqsatError:  # too close to tell, or a side undefined
+        return None
 
 
 def _largest_constants(term: Expr) -> list[Expr]:
@@ -657,7 +674,9 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             pairs.append((equation, number(0)))
     problem = Problem(tuple(pairs), tuple(unknowns), engine, Budget.start(limits, began), method)
     for number_, pair in enumerate(pairs, 1):
-        zero = next(filter(None, (_zero_divisor(problem, side) for side in pair)), None)
+        # (not filter(None, ...): a divisor such as pi < 3 is a false Expr)
+        zero = next((found for side in pair
+                     if (found := _zero_divisor(problem, side)) is not None), None)
         if zero is not None:
             return Solution(SolutionKind.NONE, problem.names,
                             reason=f"equation {number_} is defined nowhere: it divides by "
