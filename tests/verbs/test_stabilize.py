@@ -64,11 +64,26 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("exp(x)/(exp(x + y) + 1)", {"x": (400, 700), "y": (400, 700)}),  # divide-through
     # complex division's real part over every float: hypot-squared, square-split
     ("(a*c + b*d)/(c*c + d*d)", None),
+    # the inverse hyperbolic functions written as logs (asinh-log, acosh-log, atanh-log)
+    ("log(x + sqrt(x*x + 1))", None),
+    ("log(x + sqrt(x*x - 1))", "x >= 1"),
+    ("log((1 + x)/(1 - x))", "-1 < x < 1"),
+    ("exp(x) - exp(y)", None),  # exp-difference
+    ("sqrt(x^2 + 1) - x", None),  # hypot-one, then a conjugate where x > 0
 ])
 def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
     assert result.bits_before > 20 and result.bits_after < 4, str(result)
     assert_equivalent(parse(expr), result.expr, digits=400)
+
+
+@pytest.mark.parametrize("root", ["(-b + sqrt(b*b - 4*a*c))/(2*a)",
+                                  "(-b - sqrt(b*b - 4*a*c))/(2*a)"])
+def test_each_root_of_a_quadratic_from_the_other_s_form_where_its_own_cancels(root: str) -> None:
+    result = eqsat.stabilize_report(root, "0.5 < a < 2 and 0.5 < c < 2 and 10 < abs(b) < 1e8")
+    assert result.bits_before > 10 and result.bits_after < 1, str(result)
+    assert "where(0 < b" in str(result.expr) or "where(b < 0" in str(result.expr)
+    assert_equivalent(parse(root), result.expr, digits=400)
 
 
 @pytest.mark.parametrize(("expr", "domain"), [

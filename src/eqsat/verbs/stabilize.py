@@ -170,11 +170,12 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
 
     best = in_rounds(Candidate(start, before, model.tree_cost(start)), one_round, budget,
                      ROUNDS, total)
-    # the normal forms of its rational parts, where the rules did not reach them (and of the
-    # input with the variables the domain holds at one value as that value): measured, and
-    # the rounds again from the best of them if it beats what they found
+    # the normal forms of the rational parts of the input and of the best, where the rules did
+    # not reach them (and of the input with the variables the domain holds at one value as
+    # that value): measured, and the rounds again from the best of them if it beats what
+    # they found
     cost = model.remembering_tree_cost()
-    made = list(normalise(start, cost).forms)
+    made = [*normalise(start, cost).forms, *normalise(best.expr, cost).forms]
     if (pinned := _pinned(start, ranges)) is not start:
         made += normalise(pinned, cost).forms
     normal = [Candidate(f, mean_bits(f, points_), model.tree_cost(f))
@@ -209,6 +210,9 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     branched = _with_regimes(best, forms, start, domain, points_, seed, stop)
     if branched is not best and not wrong.refuse(branched.expr):  # (as every form is)
         best = branched
+    shown = display_order(_shown(best.expr))  # (a normal form's, a local search's, a regime's)
+    if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits:
+        best = Candidate(shown, shown_bits, model.tree_cost(shown))
     if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
         total.stop_reason = StopReason.TIME
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
