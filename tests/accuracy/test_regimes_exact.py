@@ -33,6 +33,17 @@ def test_a_branch_is_right_where_its_condition_holds(text: str, point: dict[str,
     assert got == pytest.approx(truth, rel=1e-12), result.expr
 
 
+def test_a_branch_wrong_where_the_input_overflows_is_not_all_that_is_checked() -> None:
+    # a series in x for |x| < 5.3e102, far off where y*y is small beside x: the points where
+    # it and the input differ were almost all where y*y overflows (the input far off too), and
+    # filled the 32 checked, so the branch was kept (found by fuzzing preconditions)
+    result = eqsat.stabilize_report("sqrt(y^2 + x) - y", "not (y > -1)", points=32)
+    point = {"x": 75497.37361973405, "y": -3.0765450594001367}
+    truth = true_value(result.original, point, "float64")
+    assert float(eqsat.evaluate(result.expr, point)) == pytest.approx(truth, rel=1e-12)
+    assert _wrong_points(result, "not (y > -1)", "float64") == 0
+
+
 def _wrong_points(result: eqsat.Stabilized, domain: object, dtype: str) -> int:
     """Fresh points where the result is far off and the input as written was close."""
     wrong = 0

@@ -396,11 +396,11 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
 def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, seed: int,
                       bits: float, draws: int = 4096, most: int = 32) -> Sample | None:
     """Up to `most` of `draws` points of the domain (drawn as sample draws them) where the two
-    evaluate in floats more than `bits` apart (or one is finite and the other not), with the
-    true value at each: where at least one of them is wrong, found without a true value at
-    the other points (a form far off at one point in a hundred where the other is close is
-    seldom among 256 points with true values). None where there is no such point, or none
-    with a true value."""
+    evaluate in floats more than `bits` apart (or one is finite and the other not), those
+    where the first is finite first, with the true value at each: where at least one of them
+    is wrong, found without a true value at the other points (a form far off at one point in
+    a hundred where the other is close is seldom among 256 points with true values). None
+    where there is no such point, or none with a true value."""
     names = sorted({s.name for s in (first.free_symbols() | second.free_symbols())})
     if not names:
         return None
@@ -413,7 +413,10 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     apart = (finite[0] != finite[1]) & held
     both = np.flatnonzero(finite[0] & finite[1] & held)
     apart[both] = ulp_bits(values[0][both], values[1][both], dtype) > bits
-    chosen = np.flatnonzero(apart)[:most]
+    # those where the first is finite first: where it overflows it cannot be the close one,
+    # and such points can fill the `most` (sqrt(y^2 + x) - y over every float)
+    chosen = np.concatenate([np.flatnonzero(apart & finite[0]),
+                             np.flatnonzero(apart & ~finite[0])])[:most]
     return sample_at(first, [{n: float(drawn[n][i]) for n in names} for i in chosen], dtype) \
         if len(chosen) else None
 
