@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 import pytest
@@ -85,6 +87,8 @@ def test_every_op_kind_is_one_of_the_enum_and_reads_as_its_text() -> None:
 
 NEW_OP = '''
 import json, sys
+import math
+
 import mpmath
 import numpy as np
 import eqsat.term.ops as ops
@@ -150,3 +154,22 @@ def test_a_comparison_rounding_cannot_decide_has_no_reference_value(text: str,
                                                                      value: int | None) -> None:
     found = reference(parse(text), {"x": mpmath.mpf(0.41)})
     assert found == value
+
+
+@pytest.mark.parametrize(("text", "at_minus_two", "at_three"), [
+    ("where(x > 0, log(x), 0)", 0, math.log(3)),  # the branch not taken may be undefined
+    ("where(x > 0, 0, log(x))", None, 0),  # the branch taken may not
+    ("where(log(x) > 0, 1, 2)", None, 1),  # nor the condition
+    ("log(x) + where(x > 0, 1, 2)", None, math.log(3) + 1),
+])
+def test_a_where_is_defined_where_the_branch_it_takes_is(text: str, at_minus_two: float | None,
+                                                         at_three: float) -> None:
+    from eqsat.accuracy.measure import true_value
+
+    for x, expected in ((-2.0, at_minus_two), (3.0, at_three)):
+        exact = reference(parse(text), {"x": mpmath.mpf(x)})
+        ball = true_value(parse(text), {"x": x}, "float64")
+        if expected is None:
+            assert exact is None and ball is None
+        else:
+            assert float(exact) == pytest.approx(expected) and ball == pytest.approx(expected)

@@ -57,28 +57,43 @@ def decided_value(expr: Expr, point: Mapping[str, float],
 
 def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
     """The ball of expr at the working precision; None where it is undefined for certain
-    (NaN where these balls cannot tell)."""
+    (NaN where these balls cannot tell). A where is undefined only where the branch it takes
+    is (an undefined branch not taken leaves it defined)."""
     done: dict[Expr, Any] = {}
-    for node in postorder(expr):
-        if node.is_symbol:
-            result = arb(point[node.name])  # (a float: exact)
-        elif node.is_number:
-            result = arb(node.number.numerator) / node.number.denominator
-        else:
-            spec = OPS[node.op]
-            if spec.ball is None:
-                raise NoBall(f"{node.op} has no ball form")
-            args = [done[a] for a in node.args]
-            if (spec.defined and _outside(spec.defined, args)) or \
-                    (spec.grows_past_floats and
-                     astronomical(node.op, args, _beyond_floats(arb), _log)):
-                return None
-            if node.op in _SAME_OPERANDS and node.args[0] == node.args[1]:
-                result = arb(_SAME_OPERANDS[node.op])
-            elif (result := spec.ball(*args)) is None:
-                return None
+    nodes = postorder(expr)
+    lazy = any(node.op == "where" for node in nodes)
+    for node in nodes:
+        result = _node_ball(node, done, point, arb)
+        if result is None and not lazy:
+            return None
         done[node] = result
     return done[expr]
+
+
+def _node_ball(node: Expr, done: Mapping[Expr, Any], point: Mapping[str, float],
+               arb: Any) -> Any:
+    """The node's ball from its operands' balls; None where it is undefined for certain."""
+    if node.is_symbol:
+        return arb(point[node.name])  # (a float: exact)
+    if node.is_number:
+        return arb(node.number.numerator) / node.number.denominator
+    spec = OPS[node.op]
+    if spec.ball is None:
+        raise NoBall(f"{node.op} has no ball form")
+    args = [done[a] for a in node.args]
+    if node.op == "where" and args[0] is not None:
+        condition, taken, other = args
+        if condition != 0 or condition.is_zero():  # decided: the branch it takes
+            return taken if condition != 0 else other
+        return arb.nan() if taken is None or other is None else spec.ball(*args)
+    if any(a is None for a in args):
+        return None
+    if (spec.defined and _outside(spec.defined, args)) or \
+            (spec.grows_past_floats and astronomical(node.op, args, _beyond_floats(arb), _log)):
+        return None
+    if node.op in _SAME_OPERANDS and node.args[0] == node.args[1]:
+        return arb(_SAME_OPERANDS[node.op])
+    return spec.ball(*args)
 
 
 def _outside(defined: tuple[tuple[str, int], ...], args: list[Any]) -> bool:

@@ -123,38 +123,49 @@ def reference(expr: Expr, values: Mapping[str, mpmath.mpf], digits: int = 60,
     With `spreads` (a list), it receives for each node the k digits more than the float
     result that the node needs: see _spreads.
     """
-    done: dict[Expr, mpmath.mpf] = {}
+    done: dict[Expr, mpmath.mpf | None] = {}  # None: undefined there
     bound = mpmath.mpf(10) ** max_magnitude if max_magnitude is not None else None
+    nodes = postorder(expr)
+    lazy = any(node.op == "where" for node in nodes)  # an undefined branch may not be taken
     with mpmath.workdps(digits):
-        for node in postorder(expr):
-            if node.is_symbol:
-                if node.name not in values:
-                    raise EvaluationError(f"no value given for symbol {node.name!r}")
-                result = mpmath.mpf(values[node.name])
-            elif node.is_number:
-                result = mpmath.mpf(node.number.numerator) / node.number.denominator
-            elif node.op == "diff":
-                result = _derivative(node, values)
-            else:
-                spec = OPS[node.op]
-                function = spec.reference
-                if function is None:
-                    raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
-                if node.op in COMPARISONS and _too_close(*(done[a] for a in node.args)):
-                    return None
-                if spec.grows_past_floats and \
-                        astronomical(node.op, [done[a] for a in node.args], ASTRONOMICAL,
-                                     _rough_log):
-                    return None
-                try:
-                    result = function(*(done[a] for a in node.args))
-                except (ZeroDivisionError, ValueError, OverflowError):
-                    return None
-            if not isinstance(result, mpmath.mpf) or not mpmath.isfinite(result):
+        for node in nodes:
+            result = _value(node, done, values)
+            if not isinstance(result, mpmath.mpf) or not mpmath.isfinite(result) or \
+                    (bound is not None and abs(result) >= bound):
+                result = None
+            if result is None and not lazy:
                 return None
-            if bound is not None and abs(result) >= bound:
-                return None
-            if spreads is not None:
+            if result is not None and spreads is not None:
                 spreads.extend(_spreads(node.op, [done[a] for a in node.args], result))
             done[node] = result
     return done[expr]
+
+
+def _value(node: Expr, done: Mapping[Expr, mpmath.mpf | None],
+           values: Mapping[str, mpmath.mpf]) -> Any:
+    """The node's value from its operands' (at the working precision), None where it is
+    undefined or too large to mean anything; a where's is its taken branch's."""
+    if node.is_symbol:
+        if node.name not in values:
+            raise EvaluationError(f"no value given for symbol {node.name!r}")
+        return mpmath.mpf(values[node.name])
+    if node.is_number:
+        return mpmath.mpf(node.number.numerator) / node.number.denominator
+    if node.op == "diff":
+        return _derivative(node, values)
+    spec = OPS[node.op]
+    if spec.reference is None:
+        raise EvaluationError(f"cannot evaluate {node.op} {node}: it is not a value")
+    args = [done[a] for a in node.args]
+    if node.op == "where" and args[0] is not None:
+        return args[1] if args[0] != 0 else args[2]
+    if any(a is None for a in args):
+        return None
+    if node.op in COMPARISONS and _too_close(*args):
+        return None
+    if spec.grows_past_floats and astronomical(node.op, args, ASTRONOMICAL, _rough_log):
+        return None
+    try:
+        return spec.reference(*args)
+    except (ZeroDivisionError, ValueError, OverflowError):
+        return None
