@@ -258,3 +258,18 @@ def test_generated_modules_import_what_they_use_and_their_annotations_resolve(
     for value in namespace.values():
         if isinstance(value, types.FunctionType):
             typing.get_type_hints(value)
+
+
+@pytest.mark.parametrize(("text", "shapes"), [
+    ("where(x > 0, log(x), 0)", None),  # a tiled program
+    ("sum(where(v > 0, log(v), 0))", {"v": ("n",)}),  # one over whole arrays
+])
+def test_a_branch_not_taken_warns_of_nothing(text: str, shapes: object) -> None:
+    # np.where computes both branches; log(x) where x <= 0 is not the where's value
+    import warnings
+
+    kernel = eqsat.compile(text, shapes=shapes, optimize=None)  # type: ignore[arg-type]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = kernel(np.array([-2.0, 0.0, np.e]))
+    assert np.allclose(found, [0.0, 0.0, 1.0] if shapes is None else 1.0)

@@ -97,6 +97,8 @@ def numpy_parts(outputs: Sequence[Expr], args: Sequence[str], name: str = "kerne
     else:
         lines = _whole_program(order, outputs, args, name, inputs, head, elementwise)
         runtime = []
+    if any(node.op == "where" for node in order):
+        lines = _quiet_branches(lines, f"def {name}(", len(head))
     definitions = ["", _AS_FLOAT, ""]
     if runtime:
         constants = {**CONSTANTS, "_THREADS": threads}
@@ -191,6 +193,19 @@ def _tiled_program(order: list[Expr], outputs: Sequence[Expr], args: Sequence[st
               f"{tuple_text([members(frozenset(args))] * len(outputs))}, "
               f"{tuple_text([members(key) for key in made])})"]
     return tile + kernel
+
+
+def _quiet_branches(lines: list[str], function: str, head: int) -> list[str]:
+    """The function's body after its docstring and `head` lines under np.errstate ignoring
+    invalid values, division by 0 and overflow: np.where computes both branches of a where,
+    and the one not taken may be undefined where it is not taken (log(x) where x <= 0, in
+    where(x > 0, expm1(y*log(x)), x^y - 1)), which the where's value is not."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(function)) + 2 + head
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("    ")),
+               len(lines))
+    quiet = '    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):'
+    return [*lines[:start], quiet, *("    " + line for line in lines[start:end]),
+            *lines[end:]]
 
 
 def tuple_text(items: list[str]) -> str:
