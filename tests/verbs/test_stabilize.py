@@ -77,6 +77,18 @@ def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> No
     assert_equivalent(parse(expr), result.expr, digits=400)
 
 
+@pytest.mark.parametrize(("expr", "condition"), [
+    ("x^y - 1", "x > 0"),  # pow-minus-one needs x > 0, which every float does not give
+    ("(x + 1)^(1/n) - x^(1/n)", "(x + 1 > 0)*(x > 0)"),  # root-difference needs both
+    ("100*((1 + i/n)^n - 1)/(i/n)", "i/n + 1 > 0"),  # compound interest
+])
+def test_a_power_s_base_is_assumed_positive_where_it_is(expr: str, condition: str) -> None:
+    result = eqsat.stabilize_report(expr)
+    assert f"where({condition}, " in str(result.expr), str(result)
+    assert result.bits_after < result.bits_before - 20, str(result)
+    assert_equivalent(parse(expr), result.expr, digits=400)
+
+
 @pytest.mark.parametrize("root", ["(-b + sqrt(b*b - 4*a*c))/(2*a)",
                                   "(-b - sqrt(b*b - 4*a*c))/(2*a)"])
 def test_each_root_of_a_quadratic_from_the_other_s_form_where_its_own_cancels(root: str) -> None:

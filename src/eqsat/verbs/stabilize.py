@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -27,6 +28,7 @@ from ..accuracy.measure import (
     sample,
     sample_at,
     sign_ranges,
+    values_at,
     where_they_differ,
 )
 from ..accuracy.regimes import GAIN_PER_BRANCH, best_regimes, edges, refine
@@ -48,7 +50,7 @@ from ..term.inputs import ExprInput, to_expr
 from ..term.printing import abbreviated
 from ..term.sampling import float_ordinals
 from ..term.shape import is_tensor
-from ..term.walks import rebuild, tree_size
+from ..term.walks import postorder, rebuild, tree_size
 from .derivatives import expand_derivatives
 from .simplify import simplify
 
@@ -198,6 +200,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         localized = [*localized, *more]
         if better(again, best, min(best.bits, before)):
             best = again
+    best, split = search.case_split(best, budget.left(), points_, min(best.bits, before))
+    localized = [*localized, *split]
     tried += len(localized)
     forms.update((c.expr, c.bits) for c in localized)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
@@ -237,16 +241,19 @@ class _Search:
     ranges: Mapping[str, tuple[float, float]]
     stop: Backstop
 
-    def round(self, expr: Expr, limits: Limits, points: Sample
+    def round(self, expr: Expr, limits: Limits, points: Sample,
+              assumed: Mapping[Expr, set[str]] | None = None
               ) -> tuple[Candidate, list[Candidate], RunReport]:
         """One fresh e-graph from expr, its subterms with the signs the domain's bounds
-        prove (intervals.py): saturate, then the accuracy-guided search."""
+        prove (intervals.py), and those `assumed` (true at the points): saturate, then the
+        accuracy-guided search."""
         model = self.model
         expr = _over_numbers_as_products(expr)
         with engine(self.rules).session(rulesets=self.rulesets) as session:
             handle = session.add(expr)
             session.add_equal(self.seeds(expr))
-            for subterm, facts in proven_facts(expr, self.ranges).items():
+            for subterm, facts in [*proven_facts(expr, self.ranges).items(),
+                                   *(assumed or {}).items()]:
                 session.add_facts(subterm, facts)
             report = session.run(self.rulesets, replace(limits, seconds=limits.seconds / 2))
             snapshot = session.snapshot([handle])
@@ -313,6 +320,60 @@ class _Search:
                     not _wrong_somewhere(whole, best.expr, points):
                 best, floor = candidate, min(floor, candidate.bits)
         return best, measured
+
+
+    def case_split(self, best: Candidate, limits: Limits, points: Sample, floor: float
+                   ) -> tuple[Candidate, list[Candidate]]:
+        """Herbie rewrites a power through its log whatever the sign of its base; eqsat's
+        rules need it positive (pow-minus-one: a^b - 1 => expm1(b*log(a)) if a > 0), and
+        where the domain does not prove it (1 + i/n over every float) they never apply. So
+        the best form is searched again with its powers' bases assumed positive, on the
+        points where they are, and what it finds is offered there: where(a > 0, found, best),
+        equal to the input everywhere, as a where is defined where the branch it takes is.
+        Returns the best and the whole measured."""
+        bases = _unproven_bases(best.expr, self.ranges)
+        if not bases or best.bits <= LOCAL_BITS:
+            return best, []
+        with np.errstate(all="ignore"):
+            held = np.logical_and.reduce([values_at(base, points) > 0 for base in bases])
+        if not np.any(held):
+            return best, []
+        own = Sample({n: v[held] for n, v in points.values.items()}, points.truth[held],
+                     points.dtype)
+        found, _, report = self.round(best.expr, limits, own, dict.fromkeys(bases, POSITIVE))
+        if report.stop_reason == StopReason.TIME:
+            self.stop.cut = True
+        if found.expr == best.expr:
+            return best, []
+        condition = functools.reduce(lambda a, b: make("mul", a, b),
+                                     (make("gt", base, number(0)) for base in bases))
+        whole = make("where", condition, found.expr, best.expr)
+        candidate = Candidate(whole, mean_bits(whole, points), self.model.tree_cost(whole))
+        if better(candidate, best, floor) and not _wrong_somewhere(whole, best.expr, points):
+            return candidate, [candidate]
+        return best, [candidate]
+
+
+POSITIVE = {"Pos", "NonNeg", "NonZero"}  # the sign facts of a positive term
+MAX_CASE_BASES = 2  # the powers' bases a case split assumes positive at once
+
+
+def _unproven_bases(term: Expr, ranges: Mapping[str, tuple[float, float]]) -> list[Expr]:
+    """The bases of the term's powers to a non-integer or varying exponent that neither the
+    domain nor the symbols' signs prove positive (up to MAX_CASE_BASES, in the term's order)."""
+    proven = proven_facts(term, ranges)
+    found: list[Expr] = []
+    for node in postorder(term):
+        if node.op != "pow" or node.args[0].is_number or node.args[0] in found:
+            continue
+        base, exponent = node.args
+        if exponent.is_number and exponent.number.denominator == 1:
+            continue
+        positive = "positive" in base.assumptions or ranges.get(base.name, (0, 0))[0] > 0 \
+            if base.is_symbol else "Pos" in proven.get(base, ())
+        if not positive:
+            found.append(base)
+    return found[:MAX_CASE_BASES]
 
 
 def _over_numbers_as_products(term: Expr) -> Expr:
