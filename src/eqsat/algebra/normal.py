@@ -11,9 +11,9 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LimitError
+from ..errors import EqsatError, LimitError
 from ..term.expr import Expr, make, number
-from ..term.ops import OPS
+from ..term.ops import COMPARISONS, OPS
 from ..term.shape import is_tensor
 from ..term.walks import postorder, rebuild
 from .polynomials import (
@@ -318,6 +318,24 @@ def square_root_of(value: Fraction) -> Expr | None:
     root = make("sqrt", number(inside))
     top = root if scale.numerator == 1 else make("mul", number(scale.numerator), root)
     return top if scale.denominator == 1 else make("div", top, number(scale.denominator))
+
+
+def decided_comparisons(term: Expr) -> Expr:
+    """The term with each comparison of constants that 50 digits decide as the number it is
+    (pi > 3 is 1, as bool() says), which the e-graph's sign analysis does not prove."""
+    if not any(node.op in COMPARISONS and not node.free_symbols() for node in postorder(term)):
+        return term
+
+    def decided(node: Expr, args: list[Expr]) -> Expr:
+        made = make(node.op, *args) if node.args else node
+        if made.op in COMPARISONS and not made.free_symbols():
+            try:
+                return number(int(bool(made)))
+            except EqsatError:  # too close to tell, or a side undefined
+                pass
+        return made
+
+    return rebuild(term, decided)
 
 
 def _foldable(node: Expr) -> bool:

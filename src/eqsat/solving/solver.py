@@ -10,13 +10,18 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..algebra.linear import clear_denominators, eliminate
-from ..algebra.normal import as_fraction, divisor_of, normalise, polynomial_factors
+from ..algebra.normal import (
+    as_fraction,
+    decided_comparisons,
+    divisor_of,
+    normalise,
+    polynomial_factors,
+)
 from ..algebra.poly import NotPolynomial, Poly, Ring
 from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
 from ..term.expr import Expr, make, number, symbol
-from ..term.ops import COMPARISONS
 from ..term.reference import reference
 from ..term.walks import postorder
 from .change_of_variable import in_one_function
@@ -345,7 +350,9 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
 
 
 def _tidy(problem: Problem, value: Expr) -> Expr:
-    """A candidate simplified by the [simplify] rules, for display."""
+    """A candidate simplified by the [simplify] rules (and its comparisons of constants
+    decided), for display."""
+    value = decided_comparisons(value)
     if value.is_number:
         return value
     with problem.engine.session(rulesets=["simplify"]) as session:
@@ -423,23 +430,12 @@ def _constants_as_numbers(problem: Problem) -> dict[Expr, Expr]:
         for node in _largest_constants(side):
             if node in found:
                 continue
-            made = _decided_comparison(node)  # (a number 0 is false: no `or` here)
-            if made is None:
+            made = decided_comparisons(node)  # (E > 6 is 0)
+            if not made.is_number:
                 made = _tidy(problem, node)
             if made.is_number:
                 found[node] = made
     return found
-
-
-def _decided_comparison(node: Expr) -> Expr | None:
-    """A comparison of constants that 50 digits decide, as the number it is (E > 6 is 0,
-    as bool() says); None for anything else."""
-    if node.op not in COMPARISONS:
-        return None
-    try:
-        return number(int(bool(node)))
-    except EqsatError:  # too close to tell, or a side undefined
-        return None
 
 
 def _largest_constants(term: Expr) -> list[Expr]:
@@ -672,6 +668,9 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             pairs.append((equation.args[0], equation.args[1]))
         else:
             pairs.append((equation, number(0)))
+    # comparisons of constants as their truth (E > 6 is 0); a divisor that is then 0 is
+    # named as written
+    decided = [(decided_comparisons(lhs), decided_comparisons(rhs)) for lhs, rhs in pairs]
     problem = Problem(tuple(pairs), tuple(unknowns), engine, Budget.start(limits, began), method)
     for number_, pair in enumerate(pairs, 1):
         # (not filter(None, ...): a divisor such as pi < 3 is a false Expr)
@@ -681,7 +680,7 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
             return Solution(SolutionKind.NONE, problem.names,
                             reason=f"equation {number_} is defined nowhere: it divides by "
                             f"{zero}, which is 0")
-    return solve_problem(problem)
+    return solve_problem(replace(problem, equations=tuple(decided)))
 
 
 def _zero_divisor(problem: Problem, side: Expr) -> Expr | None:

@@ -271,9 +271,9 @@ def _constant_value(expr: Expr, wanted: str) -> Any:
 
 
 def _truth(relation: Expr) -> bool:
-    """The truth of a comparison of two constants (exact for numbers, by mpmath at 50
-    digits otherwise); a TruthValueError for one with symbols, an equation, or constants
-    that 50 digits cannot tell apart."""
+    """The truth of a comparison of two constants (exact for numbers, by mpmath at 50 and
+    100 digits otherwise); a TruthValueError for one with symbols, an equation, or constants
+    whose difference the digits do not settle (sin(pi) == 0, which is true)."""
     if relation.op == "equation" or relation.free_symbols():
         raise TruthValueError(
             f"cannot determine the truth value of {relation}: it depends on the values of "
@@ -284,12 +284,15 @@ def _truth(relation: Expr) -> bool:
     if not (isinstance(left, Fraction) and isinstance(right, Fraction)):
         import mpmath
 
-        with mpmath.workdps(50):
-            left, right = (mpmath.mpf(v.numerator) / v.denominator
-                           if isinstance(v, Fraction) else v for v in (left, right))
-            if abs(left - right) <= mpmath.mpf(10) ** -40 * max(abs(left), abs(right)):
-                raise TruthValueError(f"cannot determine the truth value of {relation}: "
-                                      "its sides agree to 40 digits")
+        # their difference at 50 and at 100 digits: one that shrinks with the digits is
+        # rounding (sin(pi) - 0 is 1e-50, then 1e-100), one that agrees is its value
+        difference = make("sub", *relation.args)
+        rough, fine = (reference(difference, {}, digits) for digits in (50, 100))
+        if rough is None or fine is None or fine == 0 or \
+                abs(rough - fine) > abs(fine) * mpmath.mpf(10) ** -20:
+            raise TruthValueError(f"cannot determine the truth value of {relation}: its "
+                                  "sides agree to all the digits computed (100)")
+        left, right = fine, 0
     compare: dict[str, Callable[[Any, Any], bool]] = {
         "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
         "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
