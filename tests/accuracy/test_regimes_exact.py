@@ -33,15 +33,22 @@ def test_a_branch_is_right_where_its_condition_holds(text: str, point: dict[str,
     assert got == pytest.approx(truth, rel=1e-12), result.expr
 
 
-def test_a_branch_wrong_where_the_input_overflows_is_not_all_that_is_checked() -> None:
+@pytest.mark.parametrize(("precondition", "point"), [
     # a series in x for |x| < 5.3e102, far off where y*y is small beside x: the points where
     # it and the input differ were almost all where y*y overflows (the input far off too), and
     # filled the 32 checked, so the branch was kept (found by fuzzing preconditions)
-    result = eqsat.stabilize_report("sqrt(y^2 + x) - y", "not (y > -1)", points=32)
-    point = {"x": 75497.37361973405, "y": -3.0765450594001367}
+    ("not (y > -1)", {"x": 75497.37361973405, "y": -3.0765450594001367}),
+    # ... and one for |x| < 5e72 with y > 0.5: its region was checked with y near x's
+    # magnitude only, never where y*y is near x (now also across y's whole range)
+    ("y > 0.5", {"x": 1245.0513412429152, "y": 32.12809576460483}),
+])
+def test_a_series_branch_holds_where_the_other_variable_is_small(precondition: str,
+                                                                  point: dict[str, float]
+                                                                  ) -> None:
+    result = eqsat.stabilize_report("sqrt(y^2 + x) - y", precondition, points=32)
     truth = true_value(result.original, point, "float64")
     assert float(eqsat.evaluate(result.expr, point)) == pytest.approx(truth, rel=1e-12)
-    assert _wrong_points(result, "not (y > -1)", "float64") == 0
+    assert _wrong_points(result, precondition, "float64") == 0
 
 
 def _wrong_points(result: eqsat.Stabilized, domain: object, dtype: str) -> int:

@@ -24,7 +24,17 @@ from ..term.expr import Expr, make, number
 from ..term.sampling import float_at, float_from_ordinals, float_ordinals
 from ..term.sympy_bridge import from_sympy, to_sympy
 from ..term.walks import postorder
-from .measure import Domain, Sample, bits_at, inside, narrowed, sample, sample_at, shortest_decimal
+from .measure import (
+    Domain,
+    Sample,
+    bits_at,
+    domain_bounds,
+    inside,
+    narrowed,
+    sample,
+    sample_at,
+    shortest_decimal,
+)
 
 MAX_TERMS = 4  # truncations offered: the first 1..MAX_TERMS nonzero terms
 MAX_NODES = 60  # larger inputs are not expanded (their coefficients grow too fast)
@@ -41,6 +51,7 @@ SHORTENING = 1 / 16  # a radius may move this much nearer its point to be a shor
 REGION_POINTS = 64  # points drawn from a guarded series' region, the other variables too
 REGION_VALUES = 6  # values of its variable at which the others are set near its magnitude
 SCALES = tuple(range(-60, 61, 6))  # ... at 2^k times it
+SWEEP = 48  # ... and at values spread over each one's whole range
 
 
 def to_expr(series: Series, variable: Expr, at: str) -> Expr:
@@ -181,6 +192,15 @@ def holds_on_region(made: Guarded, approximation: Approximation, original: Expr,
             trials += [{**row, name: value, other: near} for other in others]
             if len(others) > 1:
                 trials.append({**{other: near for other in others}, name: value})
+        # and each other variable across its whole range: sqrt(y^2 + x) - y is its series
+        # in x only while y*y is large beside x, whatever x's magnitude beside y
+        ranges = domain_bounds(domain, sorted(points.values))
+        for other in others:
+            low, high = float_ordinals(np.array(ranges[other]), points.dtype)
+            across = float_from_ordinals(np.linspace(low, high, SWEEP).astype(np.int64)
+                                         .tolist(), points.dtype)
+            trials += [{**row, name: value, other: spread}
+                       for value in values.tolist() for spread in across.tolist()]
         with np.errstate(all="ignore"):
             kept = inside(domain, {n: np.array([t[n] for t in trials]) for n in row})
         found = sample_at(original, [t for t, keep in zip(trials, kept, strict=True) if keep],
