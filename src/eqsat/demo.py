@@ -69,6 +69,8 @@ _STABILIZE: list[tuple[str, str | None]] = [
     ("exp(x) / (exp(x) - 1)", "x != 0"),
     ("cos(x + eps) - cos(x)", None),
     ("atan(N + 1) - atan(N)", None),
+    ("log(x + sqrt(x*x + 1))", None),
+    ("x^y - 1", None),  # x > 0 is not proven: found assuming it, offered where it holds
 ]
 
 _USER_RULES = """\
