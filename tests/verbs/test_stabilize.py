@@ -70,6 +70,7 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("log((1 + x)/(1 - x))", "-1 < x < 1"),
     ("exp(x) - exp(y)", None),  # exp-difference
     ("sqrt(x^2 + 1) - x", None),  # hypot-one, then a conjugate where x > 0
+    ("x*x/y", {"x": (1e160, 1e200), "y": (1e150, 1e200)}),  # square-over: x*x overflows
 ])
 def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
