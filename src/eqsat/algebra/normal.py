@@ -321,8 +321,8 @@ def square_root_of(value: Fraction) -> Expr | None:
 
 
 def decided_comparisons(term: Expr) -> Expr:
-    """The term with each comparison of constants that 50 digits decide as the number it is
-    (pi > 3 is 1, as bool() says), which the e-graph's sign analysis does not prove."""
+    """The term with each comparison of constants that bool() decides as the number it is
+    (pi > 3 is 1), which the e-graph's sign analysis does not prove."""
     if not any(node.op in COMPARISONS and not node.free_symbols() for node in postorder(term)):
         return term
 

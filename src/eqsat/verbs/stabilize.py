@@ -321,7 +321,6 @@ class _Search:
                 best, floor = candidate, min(floor, candidate.bits)
         return best, measured
 
-
     def case_split(self, best: Candidate, limits: Limits, points: Sample, floor: float
                    ) -> tuple[Candidate, list[Candidate]]:
         """Herbie rewrites a power through its log whatever the sign of its base; eqsat's
