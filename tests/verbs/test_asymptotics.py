@@ -111,6 +111,21 @@ def test_points_sides_and_infinity() -> None:
     assert eqsat.limit("y + 1", "x", 3) == eqsat.parse("y + 1")
 
 
+@pytest.mark.parametrize("text", ["asin(1 - x)", "asin(x - 1)", "acos(1 - x + x^2)",
+                                  "acos(x - 1)", "asin(1 - x^3)"])
+def test_an_inverse_sine_or_cosine_from_an_end_of_its_domain_is_a_puiseux_series(
+        text: str) -> None:
+    # (its derivative is infinite there: "a coefficient is infinite" before; by the half
+    # angle, the series is in sqrt(x))
+    x = sympy.Symbol("x", positive=True)
+    found = eqsat.to_sympy(eqsat.series(text, "x", 0, 4, order=False))
+    expected = sympy.series(sympy.sympify(text.replace("^", "**"), {"x": x}), x, 0, 4).removeO()
+    found = found.subs({s: x for s in found.free_symbols if s.name == "x"})
+    assert sympy.simplify(found - expected) == 0, found
+    with pytest.raises(EqsatError):  # two-sided: sqrt(x) has no series for x < 0
+        eqsat.series(text, "x", 0, 4, "+-")
+
+
 @pytest.mark.parametrize(("text", "point", "tends"), [
     # a power with no series (its exponent tends to an irrational number), from its parts
     ("(log(E + 1/x) - 1)^(1 - sqrt(E + 1/x))", "oo", "oo"),  # 0+ to a negative power

@@ -41,6 +41,13 @@ NON_ANALYTIC = {"abs", "sign", "min", "max", "where"}
 # ops whose derivative is a polynomial in the op (see compose), and their quotients at a pole
 _CHAINS: dict[str, Callable[[Any], Any]] = {"tan": lambda f: 1 + f**2, "tanh": lambda f: 1 - f**2}
 _QUOTIENTS = {"tan": ("sin", "cos"), "tanh": ("sinh", "cosh")}
+# the inverse sine and cosine where their argument starts at 1 or -1 (their derivatives are
+# infinite there), by the half angle: a = 1 - 2*sin(t)^2, so the series is in sqrt((1 - a)/2)
+# (Puiseux); each identity holds on -1 <= a <= 1, where both sides are defined
+_AT_ENDS = {("asin", 1): "pi/2 - 2*asin(sqrt((1 - a)/2))",
+            ("asin", -1): "2*asin(sqrt((1 + a)/2)) - pi/2",
+            ("acos", 1): "2*asin(sqrt((1 - a)/2))",
+            ("acos", -1): "pi - 2*asin(sqrt((1 + a)/2))"}
 
 
 @dataclass
@@ -109,6 +116,12 @@ class Expander:
         if len(node.args) != 1 or spec.sympy is None:
             raise NoSeries(f"no series through {op}")
         inner = as_series(self.value(node.args[0]), op)
+        end = (op, inner.coefficients.get(Fraction(0))) if inner.valuation == 0 else None
+        if end in _AT_ENDS:
+            a = symbol("a")
+            identity = parse(_AT_ENDS[end], [a])
+            return self.value(rebuild(identity, lambda n, args: node.args[0] if n == a else
+                                      make(n.op, *args) if n.args else n))
         function = getattr(sympy, spec.sympy)
         if op in _CHAINS:
             if self.asymptotic and _at_pole(function, inner):  # as a quotient there
