@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from ..term.expr import Expr, make, number, tidy
+from ..term.expr import Expr, chained, make, number, tidy
 from ..term.walks import multiplicands, postorder, rebuild, summands
 
 
@@ -73,8 +73,8 @@ def spread(root: Expr, combine: Callable[[Expr], Expr]) -> Expr:
             return made
         rest = [f for f in factors if f.op != "exp" and f not in sums]
         if not sums:
-            return _product([*rest, _exp(combine(_summed(exponents)))])
-        return _product([*rest, _spread_over(sums[0], _summed(exponents), combine)])
+            return _product([*rest, _exp(combine(chained("add", exponents)))])
+        return _product([*rest, _spread_over(sums[0], chained("add", exponents), combine)])
 
     return rebuild(root, build)
 
@@ -88,7 +88,7 @@ def _spread_over(sum_: Expr, exponent: Expr, combine: Callable[[Expr], Expr]) ->
     factors = multiplicands(sum_)
     exponents = [f.args[0] for f in factors if f.op == "exp"]
     return _product([*(f for f in factors if f.op != "exp"),
-                     _exp(combine(_summed([*exponents, exponent])))])
+                     _exp(combine(chained("add", [*exponents, exponent])))])
 
 
 def _exp(exponent: Expr) -> Expr:
@@ -99,13 +99,6 @@ def _product(factors: list[Expr]) -> Expr:
     found = factors[0]
     for factor in factors[1:]:
         found = tidy("mul", [found, factor])
-    return found
-
-
-def _summed(terms: list[Expr]) -> Expr:
-    found = terms[0]
-    for term in terms[1:]:
-        found = make("add", found, term)
     return found
 
 

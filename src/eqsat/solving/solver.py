@@ -428,13 +428,8 @@ def _constants_as_numbers(problem: Problem) -> dict[Expr, Expr]:
     found: dict[Expr, Expr] = {}
     for side in (side for pair in problem.equations for side in pair):
         for node in _largest_constants(side):
-            if node in found:
-                continue
-            made = decided_comparisons(node)  # (E > 6 is 0)
-            if not made.is_number:
-                made = _tidy(problem, node)
-            if made.is_number:
-                found[node] = made
+            if node not in found and (made := _tidy(problem, node)).is_number:
+                found[node] = made  # (E > 6 is 0: _tidy decides comparisons of constants)
     return found
 
 

@@ -9,7 +9,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Union
 
@@ -435,6 +435,14 @@ def tidy(op: str, args: list[Expr]) -> Expr:
 
 
 _UNCHANGING = {"pow": 1, "sub": 0, "div": 1}  # a^1, a - 0, a/1 are a
+
+
+def chained(op: str, items: Sequence[Expr]) -> Expr:
+    """The binary op over the items from the left (a + b + c as (a + b) + c); at least one."""
+    found = items[0]
+    for item in items[1:]:
+        found = make(op, found, item)
+    return found
 
 
 def call(name: str, *args: ExprLike) -> Expr:

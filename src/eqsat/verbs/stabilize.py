@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import time
@@ -45,7 +44,7 @@ from ..limits.rounds import Round, in_rounds
 from ..rules.direct import DirectRules, regroupings
 from ..rules.matching import MAX_SETTLED_NODES
 from ..term import arguments
-from ..term.expr import Expr, make, number, tidy
+from ..term.expr import Expr, chained, make, number, tidy
 from ..term.inputs import ExprInput, to_expr
 from ..term.printing import abbreviated
 from ..term.sampling import float_ordinals
@@ -344,8 +343,7 @@ class _Search:
             self.stop.cut = True
         if found.expr == best.expr:
             return best, []
-        condition = functools.reduce(lambda a, b: make("mul", a, b),
-                                     (make("gt", base, number(0)) for base in bases))
+        condition = chained("mul", [make("gt", base, number(0)) for base in bases])
         whole = make("where", condition, found.expr, best.expr)
         candidate = Candidate(whole, mean_bits(whole, points), self.model.tree_cost(whole))
         if better(candidate, best, floor) and not _wrong_somewhere(whole, best.expr, points):
