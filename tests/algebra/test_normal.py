@@ -288,3 +288,14 @@ def test_a_term_said_in_lowest_terms_is_its_own_first_normal_form() -> None:
             said += 1
             assert normalise(term, CostModel().tree_cost).forms[0] is term, term
     assert said > 150
+
+
+@pytest.mark.parametrize(("text", "collected"), [
+    ("4*x*y + 4*z + w", "4*(x*y + z) + w"),  # terms with one coefficient, as its multiple
+    ("4*x*y - 4*z + w", "4*(x*y - z) + w"),
+    ("x^2*y + x*y + 3*x*z + w", "x*(y*(x + 1) + 3*z) + w"),  # inside what x multiplies too
+    ("2*x*sin(y) + 2*x*cos(y) + 5", "x*(2*(sin(y) + cos(y))) + 5"),
+])
+def test_a_collected_form_is_offered_at_every_level(text: str, collected: str) -> None:
+    forms = normalise(eqsat.to_expr(text), CostModel().tree_cost).forms
+    assert collected in [str(form) for form in forms]

@@ -20,6 +20,7 @@ from .polynomials import (
     DividesByZero,
     Unreduced,
     applied,
+    collectable,
     collected_form,
     expanded_form,
     factored_form,
@@ -582,8 +583,7 @@ class _Fraction:
     def _ways(self, poly: fmpq_mpoly) -> list[Expr]:
         terms = terms_of(poly)
         ways = [sum_form(terms, self.atoms)]  # expanded
-        if any(sum(1 for exponents in terms if exponents[i]) > 1  # (else it is the sum)
-               for i in range(len(self.atoms))):
+        if collectable(terms):  # (else it is the sum)
             ways.append(collected_form(terms, self.atoms))
         if 1 < len(poly) <= MAX_FACTORED_TERMS:  # (a monomial is its own factored form)
             factored = poly.factor()

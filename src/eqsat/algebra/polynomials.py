@@ -137,15 +137,30 @@ def expanded_form(poly: fmpq_mpoly, atoms: list[Expr]) -> Expr:
     return sum_form(terms_of(poly), atoms)
 
 
+def collectable(terms: Terms) -> bool:
+    """Whether collected_form differs from sum_form: an atom in two terms or more, or one
+    coefficient other than 1 and -1 (up to sign) in two terms or more."""
+    seen: set[int] = set()
+    for exponents in terms:
+        found = {i for i, power in enumerate(exponents) if power}
+        if seen & found:
+            return True
+        seen |= found
+    sizes = [abs(value) for value in terms.values() if abs(value) != 1]
+    return len(set(sizes)) < len(sizes)
+
+
 def collected_form(terms: Terms, atoms: list[Expr]) -> Expr:
     """A polynomial with the atom found in most terms factored out of those terms (by its
-    least power there), and so on for the rest: x*y + x*z + w as x*(y + z) + w."""
+    least power there), and so on for the rest and inside what it multiplies; terms no atom
+    joins are grouped by their coefficients: x*y + x*z + w as x*(y + z) + w,
+    x*(4*y + 4*z + w) as x*(4*(y + z) + w) (a greedy multivariate Horner form)."""
     def count(i: int) -> int:
         return sum(1 for exponents in terms if exponents[i])
 
     in_most = max(range(len(atoms)), key=count, default=0)
     if len(terms) < 2 or count(in_most) < 2:
-        return sum_form(terms, atoms)
+        return _by_coefficient(terms, atoms)
     power = min(e[in_most] for e in terms if e[in_most])
     lowered: Terms = {}
     rest: Terms = {}
@@ -156,10 +171,35 @@ def collected_form(terms: Terms, atoms: list[Expr]) -> Expr:
         else:
             rest[exponents] = value
     atom = atoms[in_most] if power == 1 else make("pow", atoms[in_most], number(power))
-    product = make("mul", atom, sum_form(lowered, atoms))
+    product = make("mul", atom, collected_form(lowered, atoms))
     if not rest:
         return product
     return plus(product, collected_form(rest, atoms))
+
+
+def _by_coefficient(terms: Terms, atoms: list[Expr]) -> Expr:
+    """The terms added, those whose coefficients are c or -c (c other than 1) as c times
+    their sum: 4*x + 4*y - 4*z + w as 4*(x + y - z) + w; as sum_form where none share one."""
+    groups: dict[Fraction, Terms] = {}
+    for exponents, value in terms.items():
+        groups.setdefault(abs(value), {})[exponents] = value
+    if all(len(group) < 2 or size == 1 for size, group in groups.items()):
+        return sum_form(terms, atoms)
+    parts: list[tuple[bool, Expr]] = []  # (negative, written)
+    for size, group in groups.items():
+        if len(group) < 2 or size == 1:
+            parts += [(value < 0, term_form(abs(value), exponents, atoms))
+                      for exponents, value in group.items()]
+            continue
+        negative = all(value < 0 for value in group.values())
+        inside = sum_form({e: (-value if negative else value) / size
+                           for e, value in group.items()}, atoms)
+        parts.append((negative, make("mul", number(size), inside)))
+    parts.sort(key=lambda part: part[0])  # a positive part leading
+    found = make("neg", parts[0][1]) if parts[0][0] else parts[0][1]
+    for negative, written in parts[1:]:
+        found = make("sub" if negative else "add", found, written)
+    return found
 
 
 def plus(first: Expr, second: Expr) -> Expr:
