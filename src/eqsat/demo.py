@@ -249,8 +249,8 @@ def run_demo() -> None:
     _explained()
 
     _heading("the run report: why it stopped and which rules fired")
-    reported = simplify_report("tan(x)*cos(x) + sin(x)^2 + cos(x)^2")
-    print(f"  simplify(tan(x)*cos(x) + sin(x)^2 + cos(x)^2)  ->  {reported.expr}")
+    reported = simplify_report("abs(x)/abs(x^2) + sin(x)^2 + cos(x)^2")
+    print(f"  simplify(abs(x)/abs(x^2) + sin(x)^2 + cos(x)^2)  ->  {reported.expr}")
     print("  " + str(reported.report)
           .replace("\n", "\n  "))
 

@@ -35,7 +35,7 @@ from ..term.expr import Expr, call, check_same_symbol, symbol
 from ..term.inputs import ExprInput, Shapes, to_expr
 from ..term.ops import ROWS, SCALAR_KINDS
 from ..term.shape import is_tensor
-from ..term.walks import check_depth, postorder
+from ..term.walks import check_depth, postorder, tree_size
 from .derivatives import expand_derivatives
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when used
@@ -63,6 +63,8 @@ SECONDS_PER_INPUT_NODE = 5e-5
 MAX_DIRECT_REWRITES = 4
 MAX_DIRECT_CANDIDATES = 12
 MAX_LOOKAHEAD = 24  # normal forms an expansion's look-ahead may take (see expansions_settle)
+MAX_LOOKAHEAD_NODES = 1_000  # and the nodes of the terms it normalises, all together
+MAX_LOOKAHEAD_TERM = 100  # nodes of a term it looks ahead from (a larger one: the e-graph)
 MAX_CHAINED_EXPANSIONS = 4  # expansions in a row it follows
 
 
@@ -143,9 +145,9 @@ class _Query:
     # each term's normal forms, once a query (the look-ahead and the direct rewrites meet the
     # same terms again and again): only those no deadline cut short
     _normal: dict[Expr, Normalised] = field(default_factory=dict)
-    # a number or a symbol the look-ahead found equal to a term (no guard on its way): the
-    # answer, as nothing is cheaper
-    _leaves: dict[Expr, Expr] = field(default_factory=dict)
+    # a cheaper term the look-ahead found equal to a term by rules without guards: a step of
+    # the direct path (and the answer where it is a number or a symbol)
+    _ahead: dict[Expr, tuple[Expr, tuple[str, ...]]] = field(default_factory=dict)
     # the tree cost of every subterm measured in the query, once (see remembering_tree_cost)
     _tree_cost: Callable[[Expr], float] = field(init=False)
 
@@ -193,22 +195,28 @@ class _Query:
         between equals the e-graph's extraction decides, as it did before such rules were
         followed here): a look-ahead standing in for what an e-graph would find through
         them (tan(x) is settled: sin(x)/cos(x) leads back to it; tan(x)*cos(x) is not:
-        sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms; past that, not
-        settled."""
+        sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms, of terms of
+        MAX_LOOKAHEAD_NODES nodes in all, from a term of MAX_LOOKAHEAD_TERM nodes at most;
+        past that, not settled."""
+        if tree_size(term) > MAX_LOOKAHEAD_TERM:
+            return False
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
-        before, tried, shown = self.measure(term), [0], display_order(term)
+        before, tried, nodes, shown = self.measure(term), [0], [0], display_order(term)
         guarded = expansions.guarded | shrinking.guarded  # (the shrinking ones: made once)
 
-        def cheaper(made: Expr, ties: bool = False, exact: bool = False) -> bool:
-            # or past the look-ahead's work; exact: made by rules none of which has a guard
+        def cheaper(made: Expr, applied: tuple[str, ...], ties: bool = False) -> bool:
+            # or past the look-ahead's work (applied: the rules that made it, in order)
             tried[0] += 1
+            nodes[0] += tree_size(made)
+            if tried[0] > MAX_LOOKAHEAD or nodes[0] > MAX_LOOKAHEAD_NODES:
+                return True
             normalised = self.normal_forms(made)
-            if tried[0] > MAX_LOOKAHEAD or not normalised.complete:
+            if not normalised.complete:
                 return True
             found = normalised.forms[0]  # (a^(-1/2) is shown as 1/sqrt(a): the same answer)
-            if exact and not found.args:  # tan(-x) + tan(x) is 0
-                self._leaves[term] = found
             cost = self.measure(found)
+            if (not found.args or cost < before) and not guarded.intersection(applied):
+                self._ahead[term] = (found, applied)  # (tan(-x) + tan(x) is 0)
             return (cost < before or (ties and cost == before)) and \
                 display_order(found) != shown
 
@@ -220,18 +228,18 @@ class _Query:
         used: set[str] = set()
         for name, expanded in what_ifs(term, expansions):  # each site, then a shrinking rule
             used.add(name)
-            if any(cheaper(made, name in guarded, not guarded.intersection(applied))
+            if any(cheaper(made, applied, name in guarded)
                    for applied, made in chain([((name,), expanded)],
                                               (((name, shrunk), made) for shrunk, made
                                                in what_ifs(expanded, shrinking)))):
                 return False
-        chained, exact = term, True  # and every site in turn, as cosh(x) + sinh(x) needs
-        for _ in range(MAX_CHAINED_EXPANSIONS):  # for exp(x)
+        chained, followed = term, tuple[str, ...]()  # and every site in turn, as
+        for _ in range(MAX_CHAINED_EXPANSIONS):       # cosh(x) + sinh(x) needs for exp(x)
             name, made = next(what_ifs(chained, expansions), ("", None))
             if made is None:  # no expansion left to follow
                 break
-            chained, exact = made, exact and name not in guarded
-            if cheaper(chained, exact=exact):
+            chained, followed = made, (*followed, name)
+            if cheaper(chained, followed):
                 return False
         return used == set(names)  # each rule was followed where it matches
 
@@ -252,24 +260,29 @@ class _Query:
         return found
 
     def directly(self, term: Expr, deadline: float) -> Expr | None:
-        """A cheaper term, made by the shrinking rules on the term itself (rules/direct.py),
-        that no e-graph could improve on (settled_modulo); None where they find none within
+        """A cheaper term, made by the shrinking rules on the term itself (rules/direct.py)
+        or found by the look-ahead through expansions (expansions_settle), that no e-graph
+        could improve on (settled_modulo); None where they find none within
         MAX_DIRECT_REWRITES rewrites, each the cheapest of MAX_DIRECT_CANDIDATES tries."""
         rules = self.indexes.shrinking
         current, applied = term, dict[str, int]()
         for _ in range(MAX_DIRECT_REWRITES):
-            best: tuple[float, str, Expr] | None = None  # the cheapest of the tries
+            best: tuple[float, tuple[str, ...], Expr] | None = None  # the cheapest try
             least = self.measure(current)
+            if current in self._ahead:  # what the look-ahead found through expansions
+                found, names = self._ahead[current]
+                best, least = (self.measure(found), names, found), self.measure(found)
             for name, candidate in islice(rewrites(current, rules, quotients=True),
                                           MAX_DIRECT_CANDIDATES):
                 normalised = self.normal_forms(candidate, deadline)
                 found = normalised.forms[0]
                 if normalised.complete and (measured := self.measure(found)) < least:
-                    best, least = (measured, name, found), measured
+                    best, least = (measured, (name,), found), measured
             if best is None:
                 return None
-            _, name, current = best
-            applied[name] = applied.get(name, 0) + 1
+            _, names, current = best
+            for name in names:
+                applied[name] = applied.get(name, 0) + 1
             if self.settled(current) or self.settled_modulo(current):
                 for name, count in applied.items():
                     self.applied[name] = self.applied.get(name, 0) + count
@@ -289,8 +302,9 @@ class _Query:
             return Round(state, done=True, stop=StopReason.NORMAL_FORM)
         if self.settled(best) or (complete and self.reduce and self.settled_modulo(best)):
             return Round(state, done=True, stop=StopReason.SATURATED)
-        if best in self._leaves:  # an expansion led to a number or a symbol
-            return Round((self._leaves[best], True), done=True, stop=StopReason.OPTIMAL)
+        leaf, _ = self._ahead.get(best, (best, ()))
+        if not leaf.args:  # an expansion led to a number or a symbol
+            return Round((leaf, True), done=True, stop=StopReason.OPTIMAL)
         direct = self.directly(best, budget.deadline) if complete and self.reduce else None
         if direct is not None:  # nothing is cheaper than a number or a symbol
             return Round((direct, True), done=True,
