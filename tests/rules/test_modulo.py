@@ -124,7 +124,7 @@ def test_settled_terms(text: str, answer: bool) -> None:
     (lambda: eqsat.simplify("exp(x + y)"), "exp(x + y)"),
     (lambda: eqsat.diff("sinh(x)", "x"), "cosh(x)"),
     # sub-products by name: no factor is common to the two terms of the sum
-    (lambda: eqsat.diff("sin(a)*exp(b*a) + c/a", "a"), "exp(b*a)*(sin(a)*b + cos(a)) - c/a^2"),
+    (lambda: eqsat.diff("sin(a)*exp(b*a) + c/a", "a"), "exp(a*b)*(b*sin(a) + cos(a)) - c/a^2"),
 ])
 def test_settled_answers_build_no_egraph(egglog_calls: list[object], query: object,
                                          answer: str) -> None:
@@ -144,7 +144,7 @@ def _everyday(rng: random.Random, depth: int) -> Expr:
     return make(op, *(_everyday(rng, depth - 1) for _ in range(arity)))
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_an_answer_without_egraph_is_as_cheap_as_the_egraphs(
         monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     # where the check says the term is settled, saturating an e-graph of it finds nothing

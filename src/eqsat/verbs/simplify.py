@@ -29,6 +29,7 @@ from ..rules import shipped_rules
 from ..rules.direct import DirectRules, guard_verdicts, rewrites
 from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_sides
 from ..rules.model import Rule
+from ..rules.modulo import views
 from ..rules.reverse import DIFF_RULESET
 from ..term import arguments
 from ..term.expr import Expr, call, check_same_symbol, symbol
@@ -62,7 +63,7 @@ SECONDS_PER_INPUT_NODE = 5e-5
 # that is cheaper after its normal forms, before the e-graph is asked instead
 MAX_DIRECT_REWRITES = 4
 MAX_DIRECT_CANDIDATES = 12
-MAX_LOOKAHEAD = 24  # normal forms an expansion's look-ahead may take (see expansions_settle)
+MAX_LOOKAHEAD = 24  # terms an expansion's look-ahead may normalise (see expansions_settle)
 MAX_LOOKAHEAD_NODES = 1_000  # and the nodes of the terms it normalises, all together
 MAX_LOOKAHEAD_TERM = 100  # nodes of a term it looks ahead from (a larger one: the e-graph)
 MAX_CHAINED_EXPANSIONS = 4  # expansions in a row it follows
@@ -195,20 +196,24 @@ class _Query:
         between equals the e-graph's extraction decides, as it did before such rules were
         followed here): a look-ahead standing in for what an e-graph would find through
         them (tan(x) is settled: sin(x)/cos(x) leads back to it; tan(x)*cos(x) is not:
-        sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD normal forms, of terms of
+        sin(x)/cos(x)*cos(x) is sin(x)). At most MAX_LOOKAHEAD distinct terms normalised, of
         MAX_LOOKAHEAD_NODES nodes in all, from a term of MAX_LOOKAHEAD_TERM nodes at most;
         past that, not settled."""
         if tree_size(term) > MAX_LOOKAHEAD_TERM:
             return False
         expansions, shrinking = self.indexes.expansions.only(names), self.indexes.shrinking
-        before, tried, nodes, shown = self.measure(term), [0], [0], display_order(term)
+        before, shown = self.measure(term), display_order(term)
+        tried: set[tuple[Expr, bool]] = set()
+        nodes = [0]
         guarded = expansions.guarded | shrinking.guarded  # (the shrinking ones: made once)
 
         def cheaper(made: Expr, applied: tuple[str, ...], ties: bool = False) -> bool:
             # or past the look-ahead's work (applied: the rules that made it, in order)
-            tried[0] += 1
+            if (made, ties) in tried:  # (two sites or rules that make the same term)
+                return False
+            tried.add((made, ties))
             nodes[0] += tree_size(made)
-            if tried[0] > MAX_LOOKAHEAD or nodes[0] > MAX_LOOKAHEAD_NODES:
+            if len(tried) > MAX_LOOKAHEAD or nodes[0] > MAX_LOOKAHEAD_NODES:
                 return True
             normalised = self.normal_forms(made)
             if not normalised.complete:
@@ -217,13 +222,14 @@ class _Query:
             cost = self.measure(found)
             if (not found.args or cost < before) and not guarded.intersection(applied):
                 self._ahead[term] = (found, applied)  # (tan(-x) + tan(x) is 0)
-            return (cost < before or (ties and cost == before)) and \
-                display_order(found) != shown
+            return (cost < before or (ties and cost == before and
+                                      views(found)[found] != views(term)[term])) and \
+                display_order(found) != shown  # (a tie with the term itself, rewritten: none)
 
         def what_ifs(made: Expr, rules: DirectRules) -> Iterator[tuple[str, Expr]]:
             # guards decided by interval analysis too, as the e-graph's sign analysis would;
             # those it leaves open followed as if they held: a what-if, never an answer
-            return rewrites(made, rules, bounded=True, assumed=True)
+            return rewrites(made, rules, bounded=True, assumed=True, quotients=True)
 
         used: set[str] = set()
         for name, expanded in what_ifs(term, expansions):  # each site, then a shrinking rule
