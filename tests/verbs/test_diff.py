@@ -198,6 +198,31 @@ def test_a_power_of_0_has_the_derivative_0(text: str) -> None:
     assert str(eqsat.simplify("0^(x^2 + 1)")) == "0"  # zero-pow: its exponent is positive
 
 
+@pytest.mark.parametrize(("text", "flat", "sloped", "slope"), [
+    ("sqrt(max(0, x))", -1.0, 4.0, 0.25),  # sqrt of a ReLU
+    ("asin(min(1, x))", 2.0, 0.0, 1.0),
+    ("acos(max(-1, min(1, x)))", -3.0, 0.0, -1.0),  # a clamped cosine
+    ("max(0, x)^(3/2)", -2.0, 4.0, 3.0),
+    ("sqrt(min(x > y, erf(x)))", 0.2, None, None),  # the fuzz test's seed 8088 (y = 0.5)
+    ("hypot(max(0, x), min(0, y))", -1.0, 3.0, 1.0),
+])
+def test_a_steep_op_is_flat_where_its_operand_is(text: str, flat: float,
+                                                  sloped: float | None,
+                                                  slope: float | None) -> None:
+    """sqrt's derivative 1/(2*sqrt(a)) is unbounded at a = 0: where a is 0 on a region
+    (a clamped operand), the chain rule's inf*0 was undefined where the derivative is 0
+    (as SymPy's and JAX's gradients are)."""
+    derivative = eqsat.diff(text, "x")
+    assert eqsat.evaluate(derivative, x=flat, y=0.5) == 0.0
+    if sloped is not None:
+        assert eqsat.evaluate(derivative, x=sloped, y=0.5) == pytest.approx(slope)
+
+
+def test_a_steep_op_of_a_smooth_operand_keeps_the_chain_rule() -> None:
+    assert str(eqsat.diff("sqrt(x^2 + 1)", "x")) == "x/sqrt(x^2 + 1)"
+    assert str(eqsat.diff("asin(x/2)", "x")) == "1/(2*sqrt(1 - (x/2)^2))"
+
+
 DIRECT_CASES = [f"{op.name}({', '.join(['sin(x)/2', 'y*x', 'x - y'][:op.arity])})"
                 for op in DIFFERENTIABLE if op.name not in ("pow", "acosh")] + [
     "acosh(x^2 + 2)",

@@ -9,6 +9,12 @@ both sides are defined), sign guards for numbers and for symbols declared so. Wh
 is decided (a sign guard on a compound base, an op with no rule), the answer is None and the
 caller saturates the rules in an e-graph, whose analyses prove more and whose errors name
 what is missing.
+
+A steep op (its row's `steep`: sqrt, asin, a power, ...) of operands whose derivatives are
+piecewise (a comparison, sign or where in them: max(0, x)'s, or (y > 1)*x's) may be flat on a
+region at a point where its derivative is unbounded (sqrt(max(0, x)) for x < 0): the chain
+rule's inf*0 is no value there, where the derivative is 0. Its derivative is 0 where its
+operands' are all 0 (lazy where: docs/semantics.md), and the chain rule's elsewhere.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..term.expr import Expr, tidy
+from ..term.expr import Expr, make, number, tidy
+from ..term.ops import JUMPS, OPS
 from ..term.walks import postorder
 from .guards import GUARDS
 from .matching import Binding, match
@@ -57,10 +64,35 @@ def derivative(expr: Expr, wrt: Expr, rules: DiffRules | Sequence[Rule],
     applied: dict[str, int] = {}
     try:
         for node in postorder(expr, into=mentions.__getitem__):
-            done[node] = _step(node, wrt, rules, mentions, done, applied)
+            found = _step(node, wrt, rules, mentions, done, applied)
+            done[node] = _flat_where_flat(node, found, done, mentions)
     except _Undecided:
         return None
     return done[expr], applied
+
+
+def _flat_where_flat(node: Expr, found: Expr, done: dict[Expr, Expr],
+                     mentions: dict[Expr, bool]) -> Expr:
+    """The derivative found of a steep op, 0 where its operands' piecewise derivatives are
+    all 0, or for a power of a varying exponent, where its piecewise base is 0 (the chain
+    rule takes log(base); 0^b is 0 wherever it is defined): see the module's note."""
+    op = OPS.get(node.op)
+    if op is None or not op.steep or not found.args:
+        return found
+    if node.op == "pow" and mentions.get(node.args[1]) and _jumps(node.args[0]):
+        return make("where", make("eq", node.args[0], number(0)), number(0), found)
+    inner = [done[a] for a in node.args if mentions.get(a)]
+    if not any(map(_jumps, inner)):
+        return found
+    flat: Expr = number(0)
+    for derivative in reversed(inner):  # (each operand's derivative 0, in turn)
+        flat = make("where", make("eq", derivative, number(0)), flat, found)
+    return flat
+
+
+def _jumps(term: Expr) -> bool:
+    """Whether the term has a piecewise op in it (a comparison, sign, where)."""
+    return any(node.op in JUMPS for node in postorder(term))
 
 
 def _mentions(root: Expr, wrt: Expr) -> dict[Expr, bool]:

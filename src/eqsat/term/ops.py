@@ -166,6 +166,9 @@ class Op:
     bounds: Callable[..., Any] | None = None  # its values' interval from its operands' (bounds.py)
     signs: tuple[SignRule, ...] = ()  # sign facts case by case, beyond `sign`
     integral: bool = False  # an integer wherever its operands are integers
+    # its derivative is unbounded at points where it is defined (sqrt at 0, asin at 1): where
+    # its operands are flat (min(x, 0) for x > 0), the chain rule's inf*0 is no value
+    steep: bool = False
     # the op on python-flint arb balls (term/balls.py): a ball holding the true value, NaN
     # where these balls cannot decide it, None where it is undefined for certain
     ball: Callable[..., Any] | None = None
@@ -297,7 +300,7 @@ ROWS: list[Op] = [
        "base > 0, or integer exponent (base != 0 if negative)", symbol="^", precedence=_P_POW,
        numpy_cost=3,
        fold=Fold(("pow",), _power),
-       exponential=True,
+       exponential=True, steep=True,
        bounds=powered,
        signs=_POWER_SIGNS,
        ball=_ball_pow),
@@ -339,7 +342,7 @@ ROWS: list[Op] = [
     # elementary functions
     Op("sqrt", 1, OpKind.FUNCTION, mpmath.sqrt, "np.sqrt", ("sqrtf", "sqrt"), 15,
        derivative="diff(a, x)/(2*sqrt(a))", sympy="sqrt", numpy_cost=2.5,
-       defined=(("ge", 0),),
+       defined=(("ge", 0),), steep=True,
        bounds=clipped(0, iv.sqrt),
        signs=(((None,), "NonNeg"), (("Pos",), "Pos")),
        ball=lambda a: a.sqrt()),
@@ -370,11 +373,11 @@ ROWS: list[Op] = [
     Op("asin", 1, OpKind.FUNCTION, mpmath.asin, "np.arcsin", ("asinf", "asin"), 20,
        derivative="diff(a, x)/sqrt(1 - a^2)", sympy="asin", latex="\\arcsin",
        sign=Sign.KEEPS_SIGN, numpy_cost=12,
-       defined=(("ge", -1), ("le", 1)),
+       defined=(("ge", -1), ("le", 1)), steep=True,
        ball=lambda a: a.asin()),
     Op("acos", 1, OpKind.FUNCTION, mpmath.acos, "np.arccos", ("acosf", "acos"), 20,
        derivative="-diff(a, x)/sqrt(1 - a^2)", sympy="acos", latex="\\arccos", numpy_cost=13,
-       defined=(("ge", -1), ("le", 1)), absorbs=1,
+       defined=(("ge", -1), ("le", 1)), absorbs=1, steep=True,
        signs=(((None,), "NonNeg"),),
        ball=lambda a: a.acos()),
     Op("atan", 1, OpKind.FUNCTION, mpmath.atan, "np.arctan", ("atanf", "atan"), 20,
@@ -410,7 +413,7 @@ ROWS: list[Op] = [
        ball=lambda a: a.asinh()),
     Op("acosh", 1, OpKind.FUNCTION, mpmath.acosh, "np.arccosh", ("acoshf", "acosh"), 20,
        derivative="diff(a, x)/sqrt(a^2 - 1)", sympy="acosh", numpy_cost=14.5,
-       defined=(("ge", 1),),
+       defined=(("ge", 1),), steep=True,
        signs=(((None,), "NonNeg"),),
        ball=lambda a: a.acosh()),
     Op("atanh", 1, OpKind.FUNCTION, mpmath.atanh, "np.arctanh", ("atanhf", "atanh"), 20,
@@ -442,7 +445,7 @@ ROWS: list[Op] = [
        ball=lambda a: a.expm1()),
     Op("hypot", 2, OpKind.FUNCTION, mpmath.hypot, "np.hypot", ("hypotf", "hypot"), 20,
        derivative="(a*diff(a, x) + b*diff(b, x))/hypot(a, b)", defined_as="sqrt(a^2 + b^2)",
-       numpy_cost=35,
+       numpy_cost=35, steep=True,
        signs=(((None, None), "NonNeg"),),
        ball=lambda a, b: (a * a + b * b).sqrt()),
     Op("erf", 1, OpKind.FUNCTION, mpmath.erf, "erf", ("erff", "erf"), 20,
@@ -561,6 +564,7 @@ INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in (OpKind.INFIX
 FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.FUNCTION}
 CONSTANTS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.CONSTANT}
 COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+JUMPS = COMPARISONS | {"sign", "where"}  # piecewise constant or piecewise: they jump
 
 
 def add_row(op: Op) -> None:

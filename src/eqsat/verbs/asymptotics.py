@@ -25,7 +25,7 @@ from ..limits.budget import Backstop, Limits
 from ..term import arguments
 from ..term.expr import Expr, as_expr, make, number
 from ..term.inputs import ExprInput, Variable, to_expr
-from ..term.ops import OPS
+from ..term.ops import JUMPS, OPS
 from ..term.reference import reference
 from ..term.shape import is_tensor
 from ..term.sympy_bridge import from_sympy, to_sympy
@@ -332,7 +332,7 @@ def _continuous_value(op: str, args: list[Any], varies: bool) -> Any:
     """The op's value at these operands where it is continuous there (see _continuous_at);
     varies: an exponent that varies near the point."""
     spec = OPS.get(op)
-    if spec is None or spec.reference is None or op in _JUMPS or any(
+    if spec is None or spec.reference is None or op in JUMPS or any(
             not _clear(args[0], bound) or not _inside(relation, args[0], bound)
             for relation, bound in spec.defined):
         return None
@@ -354,7 +354,6 @@ def _continuous_value(op: str, args: list[Any], varies: bool) -> Any:
 
 REFERENCE_DIGITS = 60
 CLEAR = mpmath.mpf(10) ** -30  # the least distance from an edge taken as certain
-_JUMPS = frozenset({"sign", "lt", "le", "gt", "ge", "eq", "ne", "where"})  # piecewise
 
 
 def _clear(value: Any, bound: int) -> bool:
