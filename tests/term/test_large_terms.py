@@ -108,7 +108,12 @@ def test_simplify_and_diff_of_a_dag_work_on_the_dag() -> None:
 def test_a_gradient_that_grows_without_bound_stops_with_a_limit_error() -> None:
     # reverse mode by rewriting multiplies seeds along every path of the DAG
     with pytest.raises(eqsat.LimitError, match="grew the e-graph past"):
-        eqsat.grad(_doubling(30), "x")
+        eqsat.grad(eqsat.sum(_doubling(30)), "x", shapes={"x": (3,)})
+
+
+def test_a_scalar_gradient_is_the_derivative_taken_once_per_shared_subterm() -> None:
+    # (by reverse mode's rewriting, the scalar's gradient grew past the limit too)
+    assert eqsat.grad(_doubling(12), "x") == eqsat.diff(_doubling(12), "x")
 
 
 def test_compiling_a_long_chain_takes_time_in_proportion_to_it() -> None:

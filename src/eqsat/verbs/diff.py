@@ -96,8 +96,9 @@ def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
          assume: Mapping[str, str | Iterable[str]] | None = None,
          shapes: Shapes | None = None, stable: bool = True) -> Expr | list[Expr]:
     """The gradient of a scalar-valued expression in a symbol (shaped like it), or a list of
-    them for a list of symbols: grad(sum(A @ B), A) is ones @ B.T. Reverse mode: the [grad]
-    rules push vjp(f, 1, x) inward. With stable (the default) the [stability] rules apply to
+    them for a list of symbols: grad(sum(A @ B), A) is ones @ B.T. Reverse mode for tensors:
+    the [grad] rules push vjp(f, 1, x) inward; a scalar expression's gradient is its
+    derivative, by the [diff] rules once per shared subterm (see diff). With stable (the default) the [stability] rules apply to
     f and to the gradient (the gradient of logsumexp is a softmax)."""
     f = to_expr(expr, assume, shapes)
     if shape_of(f):
@@ -110,7 +111,10 @@ def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
     found = []
     for wanted in variables:
         variable = variable_in(f, wanted)
-        gradient = reverse_mode(f, variable, rules)
+        if is_tensor(f):
+            gradient = reverse_mode(f, variable, rules)
+        else:  # the derivative: forward mode is reverse mode's equal in one variable
+            gradient = differentiate(f, variable, rules)[0]
         gradient = simplify_report(gradient, rules=rules, limits=limits,
                                    rulesets=rulesets).expr
         if shape_of(gradient) != variable.shape:  # a constant gradient: fill the shape
