@@ -98,8 +98,9 @@ def grad(expr: ExprInput, wrt: Variable | Sequence[Variable], *,
     """The gradient of a scalar-valued expression in a symbol (shaped like it), or a list of
     them for a list of symbols: grad(sum(A @ B), A) is ones @ B.T. Reverse mode for tensors:
     the [grad] rules push vjp(f, 1, x) inward; a scalar expression's gradient is its
-    derivative, by the [diff] rules once per shared subterm (see diff). With stable (the default) the [stability] rules apply to
-    f and to the gradient (the gradient of logsumexp is a softmax)."""
+    derivative, by the [diff] rules once per shared subterm (see diff). With stable (the
+    default) the [stability] rules apply to f and to the gradient (the gradient of logsumexp
+    is a softmax)."""
     f = to_expr(expr, assume, shapes)
     if shape_of(f):
         raise ShapeError(f"grad takes a scalar-valued expression; {f} has shape "
