@@ -251,16 +251,25 @@ def fraction_polynomials(root: Expr) -> tuple[fmpq_mpoly, fmpq_mpoly, list[Expr]
 def why_unreduced(root: Expr) -> str:
     """Why as_fraction gives no fraction for a scalar root, as the end of a sentence naming
     it: a divisor that is 0 as a rational function (root is defined nowhere), or its size."""
+    zero = zero_divisor(root)
+    if zero is not None:
+        return f"divides by {zero}, which is 0: it is defined nowhere"
+    return "is too large for the normal forms"
+
+
+def zero_divisor(root: Expr) -> Expr | None:
+    """A divisor of root's rational part that is 0 as a rational function (root is defined
+    nowhere: x/(x - x)), if one is found within the normal forms' limits."""
     folded = rebuild(root, _fold_numbers)
     nodes = postorder(folded, into=is_rational_node)
     if len(nodes) <= MAX_PART_NODES:
         try:
             _Fraction.of(nodes, folded, {}, {})
         except DividesByZero as error:
-            return f"divides by {error.zero}, which is 0: it is defined nowhere"
+            return error.zero
         except Unreduced:
             pass
-    return "is too large for the normal forms"
+    return None
 
 
 def _whole_fraction(root: Expr, rational: Callable[[Expr], bool]) -> _Fraction | None:

@@ -79,10 +79,10 @@ def _flat_where_flat(node: Expr, found: Expr, done: dict[Expr, Expr],
     op = OPS.get(node.op)
     if op is None or not op.steep or not found.args:
         return found
-    if node.op == "pow" and mentions.get(node.args[1]) and _jumps(node.args[0]):
+    if node.op == "pow" and mentions.get(node.args[1]) and _piecewise(node.args[0]):
         return make("where", make("eq", node.args[0], number(0)), number(0), found)
     inner = [done[a] for a in node.args if mentions.get(a)]
-    if not any(map(_jumps, inner)):
+    if not any(map(_piecewise, inner)):
         return found
     flat: Expr = number(0)
     for derivative in reversed(inner):  # (each operand's derivative 0, in turn)
@@ -90,9 +90,12 @@ def _flat_where_flat(node: Expr, found: Expr, done: dict[Expr, Expr],
     return flat
 
 
-def _jumps(term: Expr) -> bool:
-    """Whether the term has a piecewise op in it (a comparison, sign, where)."""
-    return any(node.op in JUMPS for node in postorder(term))
+_PIECEWISE = JUMPS | {"min", "max"}  # the ops that can make a term flat on a region
+
+
+def _piecewise(term: Expr) -> bool:
+    """Whether the term has a piecewise op in it (a comparison, sign, where, min or max)."""
+    return any(node.op in _PIECEWISE for node in postorder(term))
 
 
 def _mentions(root: Expr, wrt: Expr) -> dict[Expr, bool]:

@@ -7,7 +7,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
-from ..algebra.normal import as_fraction, divisor_of, is_rational_node, why_unreduced
+from ..algebra.normal import (
+    as_fraction,
+    divisor_of,
+    is_rational_node,
+    why_unreduced,
+    zero_divisor,
+)
 from ..errors import EqsatError
 from ..extract import CostModel
 from ..extract.order import display_order
@@ -41,6 +47,10 @@ def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool 
     if is_tensor(parsed):
         raise EqsatError(f"expand takes a scalar expression, not {parsed}")
     expanded = expansion.expand(parsed, deep=deep, power=power, log=log)
+    if any(node.op == "div" for node in postorder(expanded)) and \
+            (zero := zero_divisor(parsed)) is not None:
+        raise EqsatError(f"expand: {parsed} divides by {zero}, which is 0: it is defined "
+                         "nowhere")
     if not (frac or numer or denom):
         return display_order(expanded)
     found = as_fraction(expanded, factored=(not (frac or numer), not (frac or denom)))
