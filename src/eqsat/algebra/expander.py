@@ -117,12 +117,15 @@ class Expander:
             raise NoSeries(f"no series through {op}")
         inner = as_series(self.value(node.args[0]), op)
         end = (op, inner.coefficients.get(Fraction(0))) if inner.valuation == 0 else None
+        function = getattr(sympy, spec.sympy)
+        if end in _AT_ENDS and len(inner.coefficients) == 1:  # 1 + O(t^k): the half angle's
+            value = function(end[1])                             # root, O(t^(k/2))
+            return Series({Fraction(0): value} if value != 0 else {}, inner.order / 2)
         if end in _AT_ENDS:
             a = symbol("a")
             identity = parse(_AT_ENDS[end], [a])
             return self.value(rebuild(identity, lambda n, args: node.args[0] if n == a else
                                       make(n.op, *args) if n.args else n))
-        function = getattr(sympy, spec.sympy)
         if op in _CHAINS:
             if self.asymptotic and _at_pole(function, inner):  # as a quotient there
                 top, bottom = (getattr(sympy, name) for name in _QUOTIENTS[op])
