@@ -11,8 +11,8 @@ caller saturates the rules in an e-graph, whose analyses prove more and whose er
 what is missing.
 
 A steep op (its row's `steep`: sqrt, asin, a power, ...) of operands whose derivatives are
-piecewise (a comparison, sign or where in them: max(0, x)'s, or (y > 1)*x's) may be flat on a
-region at a point where its derivative is unbounded (sqrt(max(0, x)) for x < 0): the chain
+piecewise (a comparison, sign, where, min or max in them: max(0, x)'s, (y > 1)*x's) may be
+flat on a region at a point where its derivative is unbounded (sqrt(max(0, x)) for x < 0): the chain
 rule's inf*0 is no value there, where the derivative is 0. Its derivative is 0 where its
 operands' are all 0 (lazy where: docs/semantics.md), and the chain rule's elsewhere.
 """
@@ -30,8 +30,9 @@ from .matching import Binding, match
 from .model import Guard, Rule
 
 Mentioned = Callable[[Expr], bool]
+_PIECEWISE = JUMPS | {"min", "max"}  # the ops that can make a term flat on a region
 
-# what a declared assumption proves, for each sign guard
+
 class _Undecided(Exception):
     """No rule could be applied here: the e-graph is asked instead."""
 
@@ -88,9 +89,6 @@ def _flat_where_flat(node: Expr, found: Expr, done: dict[Expr, Expr],
     for derivative in reversed(inner):  # (each operand's derivative 0, in turn)
         flat = make("where", make("eq", derivative, number(0)), flat, found)
     return flat
-
-
-_PIECEWISE = JUMPS | {"min", "max"}  # the ops that can make a term flat on a region
 
 
 def _piecewise(term: Expr) -> bool:
