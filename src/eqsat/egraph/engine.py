@@ -45,8 +45,20 @@ def shrinking(ruleset: str) -> str:
 
 
 def growing(ruleset: str) -> str:
-    """The name of the ruleset holding a ruleset's other rules."""
+    """The name of the ruleset holding a ruleset's rules that grow terms, but for those that
+    only reorder sums and products (see reordering)."""
     return f"{ruleset}:growing"
+
+
+def reordering(ruleset: str) -> str:
+    """The name of the ruleset holding a ruleset's rules that only regroup or reorder the
+    operands of sums and products (see Rule.reorders)."""
+    return f"{ruleset}:reordering"
+
+
+def unordered(ruleset: str) -> str:
+    """The name of the ruleset running a ruleset's rules but for those that only reorder."""
+    return f"{ruleset}:unordered"
 
 
 CHECK_POINTS = 200  # sampled points per user rule when an Engine loads it
@@ -77,7 +89,7 @@ def _warm_up(rulesets: Sequence[str], free_vars: bool, tensor: bool) -> object:
     (measured: 5 ms less a session, its push 0.2 ms more)."""
     until = (t.var(":until"), analysis.contradicted())
     runs = [t.call("run", t.var(part), *until)
-            for name in rulesets for part in (name, shrinking(name))]
+            for name in rulesets for part in (name, shrinking(name), unordered(name))]
     return bindings.UserDefined(t.SPAN, "run-schedule",
                                 [analysis.saturated(free_vars, tensor), *runs])
 
@@ -142,8 +154,9 @@ class Engine:
     def _graph(self, tensor: bool, rulesets: frozenset[str]) -> bindings.EGraph:
         """The e-graph compiled for scalar or for tensor queries that run these rulesets.
 
-        Each ruleset `r` is two, `r:shrinking` and `r:growing` (see Rule.shrinks), and `r`
-        runs both together; no rule is compiled twice."""
+        Each ruleset `r` is three, `r:shrinking`, `r:growing` and `r:reordering` (see
+        Rule.shrinks and Rule.reorders); `r` runs them together, `r:unordered` the first
+        two; no rule is compiled twice."""
         self.check_rulesets(sorted(rulesets))
         key = (tensor, rulesets)
         if key in self._graphs:
@@ -158,9 +171,11 @@ class Engine:
         if tensor:
             commands += shape_analysis.declarations()
         for name in sorted(rulesets):
-            parts = [shrinking(name), growing(name)]
+            parts = [shrinking(name), growing(name), reordering(name)]
             commands += [bindings.AddRuleset(t.SPAN, part) for part in parts]
             commands.append(bindings.UnstableCombinedRuleset(t.SPAN, name, parts))
+            commands.append(bindings.UnstableCombinedRuleset(t.SPAN, unordered(name),
+                                                             parts[:2]))
         commands += analysis.rules(free_vars)
         if tensor:
             commands += shape_analysis.rules()
@@ -168,7 +183,8 @@ class Engine:
         for rule in chosen:
             if not tensor and rule.about_tensors:  # it could never match a scalar query
                 continue
-            part = shrinking(rule.ruleset) if rule.shrinks else growing(rule.ruleset)
+            part = shrinking(rule.ruleset) if rule.shrinks else \
+                reordering(rule.ruleset) if rule.reorders else growing(rule.ruleset)
             commands.append(rewrite_command(replace(rule, ruleset=part),
                                             dropped(rule) if tensor else []))
         egraph = bindings.EGraph()
@@ -194,15 +210,18 @@ class Engine:
             raise EqsatError(f"unknown ruleset(s) {unknown}; loaded: {self.rulesets}")
 
     def _ruleset(self, egraph: bindings.EGraph, names: Sequence[str],
-                 shrinking_only: bool = False) -> str:
+                 shrinking_only: bool = False, reorder: bool = True) -> str:
         """The name of one ruleset running these together (all their rules, or only those
-        that shrink); a combination made here goes with the session's pop. The names are
-        checked by the session that asks (Session._ruleset)."""
+        that shrink, or all but those that only reorder); a combination made here goes with
+        the session's pop. The names are checked by the session that asks
+        (Session._ruleset)."""
         if len(set(names)) == 1:
-            return shrinking(names[0]) if shrinking_only else names[0]
+            return shrinking(names[0]) if shrinking_only else \
+                names[0] if reorder else unordered(names[0])
         parts = [shrinking(n) for n in names]
         if not shrinking_only:
             parts += [growing(n) for n in names]
+            parts += [reordering(n) for n in names] if reorder else []
         key = tuple(sorted(set(parts)))
         if key not in self._combined:
             name = "combined_" + "_".join(key)

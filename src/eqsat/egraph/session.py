@@ -177,10 +177,11 @@ class Session:
                 for a in sorted(node.assumptions)]
 
     def run(self, rulesets: Sequence[str], limits: Limits | None = None,
-            shrinking_only: bool = False) -> RunReport:
+            shrinking_only: bool = False, reorder: bool = True) -> RunReport:
         """Saturate with the rulesets until a fixpoint or a limit; says which stopped it.
         shrinking_only: only their rules that make a term smaller (see Rule.shrinks), a cheap
-        first stage that always ends.
+        first stage that always ends. reorder=False: without the rules that only reorder sums
+        and products (see Rule.reorders), for a caller that takes terms modulo them.
 
         While the e-graph is small, each iteration applies every match (cheap, exact
         saturation test). Past `limits.plain_nodes` e-nodes, iterations run in chunks under
@@ -189,7 +190,7 @@ class Session:
         """
         limits = Limits.of(limits)
         self._check_open()
-        ruleset = self._ruleset(rulesets, shrinking_only)
+        ruleset = self._ruleset(rulesets, shrinking_only, reorder)
         expected = self.engine.rule_names(rulesets)
         analyse = self._analyses(rulesets)
         run_commands(self.egraph, bindings.UserDefined(t.SPAN, "run-schedule", [analyse]))
@@ -411,13 +412,14 @@ class Session:
         """The symbol of that name added in this session (with its assumptions)."""
         return self._symbols.get(name) or Expr("sym", (), name)
 
-    def _ruleset(self, rulesets: Sequence[str], shrinking_only: bool = False) -> str:
+    def _ruleset(self, rulesets: Sequence[str], shrinking_only: bool = False,
+                 reorder: bool = True) -> str:
         self.engine.check_rulesets(rulesets)
         missing = sorted(set(rulesets) - self.rulesets)
         if missing:
             raise EqsatError(f"internal: ruleset(s) {missing} were not named when this "
                              "session was opened")
-        return self.engine._ruleset(self.egraph, rulesets, shrinking_only)
+        return self.engine._ruleset(self.egraph, rulesets, shrinking_only, reorder)
 
     def _check_open(self) -> None:
         if self.closed:

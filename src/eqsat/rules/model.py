@@ -64,6 +64,32 @@ class Rule:
         return tree_size(self.rhs) < tree_size(self.lhs)
 
     @property
+    def reorders(self) -> bool:
+        """Whether it only regroups or reorders the operands of a sum or of a product
+        (a + b => b + a, (a*b)*c => a*(b*c)): both sides that one op over the same
+        variables, each once. The direct path and the normal forms take terms modulo
+        these (rules/modulo.py)."""
+        def operands(side: Expr, op: str) -> list[Expr] | None:
+            if side.is_symbol:
+                return [side]
+            if side.op != op:
+                return None
+            found: list[Expr] = []
+            for arg in side.args:
+                inner = operands(arg, op)
+                if inner is None:
+                    return None
+                found += inner
+            return found
+
+        op = self.lhs.op
+        if op not in ("add", "mul") or self.guards:
+            return False
+        left, right = operands(self.lhs, op), operands(self.rhs, op)
+        return left is not None and right is not None and len(set(left)) == len(left) and \
+            sorted(map(str, left)) == sorted(map(str, right))
+
+    @property
     def about_tensors(self) -> bool:
         """Whether it is about tensors: tensor ops, gradients (vjp) or shape guards."""
         return any(is_tensor(side) or any(n.op == "vjp" for n in postorder(side))

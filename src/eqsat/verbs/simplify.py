@@ -265,13 +265,14 @@ class _Query:
                 self._normal[term] = found
         return found
 
-    def directly(self, term: Expr, deadline: float) -> Expr | None:
+    def directly(self, term: Expr, deadline: float) -> tuple[Expr, bool] | None:
         """A cheaper term, made by the shrinking rules on the term itself (rules/direct.py)
-        or found by the look-ahead through expansions (expansions_settle), that no e-graph
-        could improve on (settled_modulo); None where they find none within
-        MAX_DIRECT_REWRITES rewrites, each the cheapest of MAX_DIRECT_CANDIDATES tries."""
+        or found by the look-ahead through expansions (expansions_settle), and whether no
+        e-graph could improve on it (settled_modulo): the first such, or after
+        MAX_DIRECT_REWRITES rewrites (each the cheapest of MAX_DIRECT_CANDIDATES tries) or
+        where none is cheaper, the cheapest made; None where none was cheaper than the term."""
         rules = self.indexes.shrinking
-        current, applied = term, dict[str, int]()
+        current, applied, settled = term, dict[str, int](), False
         for _ in range(MAX_DIRECT_REWRITES):
             best: tuple[float, tuple[str, ...], Expr] | None = None  # the cheapest try
             least = self.measure(current)
@@ -285,15 +286,18 @@ class _Query:
                 if normalised.complete and (measured := self.measure(found)) < least:
                     best, least = (measured, (name,), found), measured
             if best is None:
-                return None
+                break
             _, names, current = best
             for name in names:
                 applied[name] = applied.get(name, 0) + 1
-            if self.settled(current) or self.settled_modulo(current):
-                for name, count in applied.items():
-                    self.applied[name] = self.applied.get(name, 0) + count
-                return current
-        return None
+            settled = self.settled(current) or self.settled_modulo(current)
+            if settled:
+                break
+        if current is term:
+            return None
+        for name, count in applied.items():
+            self.applied[name] = self.applied.get(name, 0) + count
+        return current, settled
 
     def round(self, state: tuple[Expr, bool], limits: Limits) -> Round[tuple[Expr, bool]]:
         """One fresh e-graph from the best term so far (and whether its normal forms are
@@ -312,15 +316,21 @@ class _Query:
         if not leaf.args:  # an expansion led to a number or a symbol
             return Round((leaf, True), done=True, stop=StopReason.OPTIMAL)
         direct = self.directly(best, budget.deadline) if complete and self.reduce else None
-        if direct is not None:  # nothing is cheaper than a number or a symbol
-            return Round((direct, True), done=True,
-                         stop=StopReason.SATURATED if direct.args else StopReason.OPTIMAL)
+        if direct is not None and direct[1]:  # nothing is cheaper than a number or a symbol
+            return Round((direct[0], True), done=True,
+                         stop=StopReason.SATURATED if direct[0].args else StopReason.OPTIMAL)
+        if direct is not None:  # the e-graph starts from the cheaper term
+            best, nodes = direct[0], postorder(direct[0])
+            state = (best, True)
         check_depth(best)  # what reaches egglog (said before the time it would take)
         if len(nodes) * SECONDS_PER_INPUT_NODE > limits.seconds:
             # adding and extracting it alone would pass the limit
             return Round(state, done=True, stop=StopReason.TIME)
+        # the rules are taken modulo associativity and commutativity on the term (the direct
+        # path) and by the normal forms: the e-graph runs no rule that only reorders
         found, report = _saturate_once(best, self.rules, self.rulesets, limits, self.cost,
-                                       self.model, self.quick)
+                                       self.model, self.quick,
+                                       reorder=is_tensor(best) or not self.reduce)
         if report.stop_reason == StopReason.CONTRADICTION:  # it equated different numbers
             return Round(state, report, done=True)
         if self.reduce:
@@ -413,7 +423,10 @@ def _call_at_symbol(term: Expr) -> str | None:
 
 def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[str],
                    limits: Limits, cost: str, model: CostModel,
-                   quick: bool = False) -> tuple[Expr, RunReport]:
+                   quick: bool = False, reorder: bool = True) -> tuple[Expr, RunReport]:
+    """One e-graph of expr saturated with the rulesets (only their shrinking rules where
+    quick; reorder=False: without those that only reorder sums and products), and the
+    cheapest term in it."""
     budget = Budget.start(limits)
     with engine(rules).session(is_tensor(expr), rulesets) as session:
         handle = session.add(expr)  # its time comes out of the run's
@@ -428,7 +441,8 @@ def _saturate_once(expr: Expr, rules: Iterable[str | Path], rulesets: Sequence[s
                 report.stop_reason = StopReason.OPTIMAL
                 return found, report
         if report.stop_reason == StopReason.SATURATED and not quick:
-            report.absorb(session.run(rulesets, budget.left()), new_round=False)
+            report.absorb(session.run(rulesets, budget.left(), reorder=reorder),
+                          new_round=False)
         if by_egglog:
             return session.extract(handle)[0], report
         snapshot = session.snapshot([handle])
