@@ -185,7 +185,8 @@ def run_demo() -> None:
     for text, wrt, order in [("2*x^3 + 8", "x", 1), ("2*x^3 + 8", "x", 2),
                              ("sin(x)^2", "x", 1), ("x*(x + 1)^3", "x", 1),
                              ("acos(x)", "x", 1), ("sigmoid(x)", "x", 1), ("x^x", "x", 1),
-                             ("x^2*y + exp(x*y)", ["x", "y"], 1)]:
+                             ("x^2*y + exp(x*y)", ["x", "y"], 1),
+                             ("sqrt(max(0, x))", "x", 1)]:  # (0 where it is flat)
         if isinstance(wrt, str):
             label = f"d/d{wrt}" if order == 1 else f"d{order}/d{wrt}{order}"
         else:
