@@ -7,7 +7,7 @@ from functools import cached_property
 
 from ..term.expr import Expr
 from ..term.shape import is_tensor
-from ..term.walks import postorder, tree_size
+from ..term.walks import multiplicands, postorder, summands, tree_size
 from .guards import SHAPE_GUARDS
 
 
@@ -63,31 +63,20 @@ class Rule:
         node): such rules only ever make terms smaller, so running them alone ends soon."""
         return tree_size(self.rhs) < tree_size(self.lhs)
 
-    @property
+    @cached_property
     def reorders(self) -> bool:
         """Whether it only regroups or reorders the operands of a sum or of a product
         (a + b => b + a, (a*b)*c => a*(b*c)): both sides that one op over the same
         variables, each once. The direct path and the normal forms take terms modulo
         these (rules/modulo.py)."""
-        def operands(side: Expr, op: str) -> list[Expr] | None:
-            if side.is_symbol:
-                return [side]
-            if side.op != op:
-                return None
-            found: list[Expr] = []
-            for arg in side.args:
-                inner = operands(arg, op)
-                if inner is None:
-                    return None
-                found += inner
-            return found
-
-        op = self.lhs.op
-        if op not in ("add", "mul") or self.guards:
+        op, sides = self.lhs.op, (self.lhs, self.rhs)
+        if op not in ("add", "mul") or self.guards or \
+                any(node.op != op and not node.is_symbol
+                    for side in sides for node in postorder(side)):
             return False
-        left, right = operands(self.lhs, op), operands(self.rhs, op)
-        return left is not None and right is not None and len(set(left)) == len(left) and \
-            sorted(map(str, left)) == sorted(map(str, right))
+        left, right = (multiplicands(side) if op == "mul" else [t for t, _ in summands(side)]
+                       for side in sides)
+        return len(set(left)) == len(left) and sorted(map(str, left)) == sorted(map(str, right))
 
     @property
     def about_tensors(self) -> bool:
