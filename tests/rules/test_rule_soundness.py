@@ -59,6 +59,16 @@ pow-pow:       (a^b)^c     => a^(b*c)         if c is integer
     assert all(check_rule(rule).sound for rule in fixed.rules)
 
 
+def test_a_branch_undefined_where_the_left_side_is_defined_is_unsound() -> None:
+    """Equal where it is taken, but sqrt(b) with b < 0 in the branch not taken: the e-graph
+    holds both branches and takes sign facts from each (b >= 0 wherever b occurs)."""
+    rule = parse_rules("[bad]\nroot: sqrt(a^2 + b) => where(b < 0, sqrt(a^2 + b), "
+                       "hypot(a, sqrt(b)))\n", "bad.rules").rules[0]
+    verdict = check_rule(rule)
+    assert not verdict.sound
+    assert "branch hypot(a, sqrt(b)) is undefined" in str(verdict)
+
+
 def test_solve_rules_must_keep_their_checkable_shape() -> None:
     with pytest.raises(eqsat.RuleError, match="a variable of its own"):
         parse_rules("[solve]\nbad: solve(a + b = 0, x) => solve(a = -b, x)\n", "s.rules")

@@ -46,6 +46,20 @@ def _stable(expr: Expr, values: dict[str, mpmath.mpf]) -> mpmath.mpf | None:
     return None
 
 
+def _undefined_branch(rhs: Expr, values: dict[str, mpmath.mpf]) -> Expr | None:
+    """A branch of a where(...) on the right side that is undefined at the point, taken or
+    not (None if none is). The e-graph holds both branches and takes sign facts from every
+    term it holds: a branch sqrt(b) where b < 0 would make b nonnegative wherever b occurs."""
+    for node in postorder(rhs):
+        if node.op != "where":
+            continue
+        for branch in node.args[1:]:
+            if reference(branch, values, DIGITS) is None and \
+                    reference(branch, values, RAISED_DIGITS[-1]) is None:
+                return branch
+    return None
+
+
 def _guards_hold(rule: Rule, values: dict[str, mpmath.mpf]) -> bool:
     for guard in rule.guards:
         value = reference(guard.subject, values, DIGITS)
@@ -140,6 +154,9 @@ def check_rule(rule: Rule, points: int = 300, needed: int = 12) -> Verdict:
         if right is None:
             return Verdict(original, tested, point, f"left side is {float(left):.6g} but the right "
                                                 f"side is undefined")
+        if (branch := _undefined_branch(rule.rhs, values)) is not None:
+            return Verdict(original, tested, point, f"left side is {float(left):.6g} but the right "
+                                                f"side's branch {branch} is undefined")
         if not _close(left, right):
             left, right = _stable(rule.lhs, values), _stable(rule.rhs, values)
             if left is None or right is None:
