@@ -6,6 +6,8 @@ import pytest
 
 import eqsat
 from eqsat.extract import CostModel, display_order
+from eqsat.extract.tree import CycleError, build_term
+from eqsat.term.expr import symbol
 from eqsat.term.parse import parse
 from tests.conftest import assert_equivalent
 
@@ -69,3 +71,14 @@ def test_display_order_keeps_a_tensor_product_order() -> None:
     a, b, c = (eqsat.tensor(n, ("n", "n")) for n in "ABC")
     chain = a * (b * c)
     assert display_order(chain) == chain
+
+
+def test_a_class_met_inside_its_own_term_takes_an_equal_term_there() -> None:
+    """where(c, y, <its own class>): a choice per class cannot write it, but the class's
+    other term can stand in where it recurs (where(y < 0, p, hypot(x, sqrt(y))) in the class
+    of sqrt(x^2 + y), which the hypot joins)."""
+    nodes = {0: ("where", (1, 2, 0), None), 1: ("sym", (), "c"), 2: ("sym", (), "y")}
+    with pytest.raises(CycleError):
+        build_term(0, nodes.__getitem__, symbol)
+    made = build_term(0, nodes.__getitem__, symbol, within=lambda eclass: parse("z"))
+    assert made == parse("where(c, y, z)")

@@ -66,7 +66,8 @@ def most_accurate(snapshot: Snapshot, root: int, extractor: TreeExtractor, point
 
     def measure(chosen: dict[int, Node]) -> Candidate | None:
         try:
-            term = build_term(root, lambda c: _node(c, chosen, extractor), extractor.symbol)
+            term = build_term(root, lambda c: _node(c, chosen, extractor), extractor.symbol,
+                              within=extractor.term)
         except CycleError:
             return None
         if term not in seen:

@@ -60,9 +60,13 @@ class CycleError(Exception):
 
 
 def build_term(root: int, node_of: Callable[[int], Node], symbol: Callable[[str], Expr],
-               done: dict[int, Expr] | None = None) -> Expr:
+               done: dict[int, Expr] | None = None,
+               within: Callable[[int], Expr] | None = None) -> Expr:
     """The term of the e-node node_of chooses in each e-class, built bottom-up (no
-    recursion); CycleError if a class would contain itself. `done` caches built classes."""
+    recursion); `done` caches built classes. A class met again inside its own term is a
+    CycleError, or, given `within`, that term of it there (an equal one that does not
+    contain it: where(y < 0, p, hypot(x, sqrt(y))) in the class of sqrt(x^2 + y), which the
+    hypot joins)."""
     done = {} if done is None else done
     stack: list[tuple[int, bool]] = [(root, False)]
     path: set[int] = set()
@@ -73,7 +77,9 @@ def build_term(root: int, node_of: Callable[[int], Node], symbol: Callable[[str]
         op, children, value = node_of(eclass)
         if not ready:
             if eclass in path:
-                raise CycleError(eclass)
+                if within is None:
+                    raise CycleError(eclass)
+                continue  # (its user takes within's term for it)
             path.add(eclass)
             stack.append((eclass, True))
             stack.extend((c, False) for c in children if c not in done)
@@ -84,7 +90,8 @@ def build_term(root: int, node_of: Callable[[int], Node], symbol: Callable[[str]
         elif op == "sym":
             done[eclass] = symbol(value)  # type: ignore[arg-type]
         else:
-            done[eclass] = make(op, *(done[c] for c in children))
+            done[eclass] = make(op, *(done[c] if c in done else within(c)  # type: ignore[misc]
+                                      for c in children))
     return done[root]
 
 
