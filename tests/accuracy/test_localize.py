@@ -34,6 +34,15 @@ def test_points_where_an_operand_is_undefined_are_left_out() -> None:
     assert ranked["log(x)"] < 1
 
 
+def test_an_operation_over_an_operand_that_overflows_loses_every_bit() -> None:
+    """x*x overflows where sqrt(x*x + y) does not: the sqrt, computed from inf, is where the
+    bits are lost (an operand without a true value in floats is not left out for it)."""
+    expr = eqsat.parse("sqrt(x*x + y)")
+    points = sample(expr, {"x": (1e160, 1e200), "y": (1, 2)}, 32)
+    ranked = dict((str(node), bits) for bits, node in local_errors(expr, points))
+    assert ranked["sqrt(x*x + y)"] == 64
+
+
 @pytest.mark.parametrize(("text", "domain", "expected"), [
     ("exp(x)*y^3", {"x": (600, 700), "y": (1e-150, 1e-120)}, True),  # y^3 underflows
     ("x*x/x", {"x": (1e160, 1e200)}, True),  # x*x overflows

@@ -39,10 +39,14 @@ def local_errors(expr: Expr, points: Sample, most: int = LOCAL_POINTS
             continue
         with np.errstate(all="ignore"):
             computed = numpy_function(node.op)(*(truth[a] for a in node.args))
-        computed = np.broadcast_to(np.asarray(computed, dtype=float_type), (count,))
+            computed = np.broadcast_to(np.asarray(computed, dtype=float_type), (count,))
+        # no true value in floats where it overflows: there, the float one from its
+        # operands', if infinite (an operation over one is then found losing every bit)
+        truth[node] = np.where(np.isnan(truth[node]) & np.isinf(computed), computed,
+                               truth[node])
         known = np.isfinite(truth[node])
         for a in node.args:
-            known &= np.isfinite(truth[a])
+            known &= ~np.isnan(truth[a])
         if np.any(known):
             bits = ulp_bits(computed[known], truth[node][known], points.dtype)
             found.append((float(np.mean(bits)), position, node))
