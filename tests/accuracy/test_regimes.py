@@ -9,7 +9,7 @@ import numpy as np
 
 import eqsat
 from eqsat.accuracy.measure import mean_bits, sample, sample_at
-from eqsat.accuracy.regimes import best_regimes, edges, refine, split_terms
+from eqsat.accuracy.regimes import best_regimes, edges, ranked_regimes, refine, split_terms
 from tests.conftest import assert_equivalent
 
 DOMAIN = {"x": (-1e3, 1e3), "eps": (1e-6, 1e-3)}
@@ -92,6 +92,33 @@ def test_a_split_on_a_subexpression_of_two_variables_where_neither_alone_decides
     assert fresh is not None and mean_bits(found.expr(), fresh) < 1
     assert refine(found, PRODUCT, points) == found  # no one variable moves its threshold
     assert edges(found.expr()) == {eqsat.parse("x*y"): list(found.thresholds)}
+
+
+def test_every_split_that_pays_is_offered_the_most_accurate_first() -> None:
+    points = sample_at(PRODUCT, _signed_magnitudes(0), "float64")
+    assert points is not None
+    ranked = ranked_regimes([PRODUCT, CONJUGATE], points, original=PRODUCT)
+    assert ranked[0] == best_regimes([PRODUCT, CONJUGATE], points, original=PRODUCT)
+    assert [r.bits for r in ranked] == sorted(r.bits for r in ranked)
+    assert "x*y" in {str(r.on) for r in ranked} and len(ranked) > 1
+
+
+def test_a_term_that_overflows_at_some_points_is_split_on_too() -> None:
+    """x*y overflows where |y| is large and y/z underflows where it is small: x*y/z on one
+    side and x*(y/z) on the other, split on x*y, +-inf at half the points, or on |x*y|."""
+    rng = np.random.default_rng(0)
+    rows = [{"x": rng.choice([-1, 1]) * 10.0 ** rng.uniform(250, 300), "z": 1e300,
+             "y": rng.choice([-1, 1]) * 10.0 ** (rng.uniform(100, 200) if k % 2 else
+                                                  rng.uniform(-250, -200))}
+            for k in range(128)]
+    original = eqsat.parse("x*y/z")
+    points = sample_at(original, rows, "float64")
+    assert points is not None
+    ranked = ranked_regimes([original, eqsat.parse("x*(y/z)")], points, original=original)
+    for on in ("x*y", "abs(x*y)"):
+        split = [r for r in ranked if r.on == eqsat.parse(on)]
+        assert split and split[0].bits < 1 < mean_bits(original, points)
+    assert len(next(r for r in ranked if str(r.on) == "abs(x*y)").thresholds) == 1
 
 
 def test_split_terms_are_the_subexpressions_whose_variables_occur_nowhere_else() -> None:

@@ -29,6 +29,7 @@ from ..term.sampling import (
 Domain = Mapping[str, tuple[float, float]] | str | None
 TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
 MAX_TRIES = 50  # sampling rounds of rejection against a precondition
+WIDER = {"float32": np.float64, "float64": np.longdouble}  # (as double where it is one)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,13 @@ class Sample:
     @property
     def size(self) -> int:
         return len(self.truth)
+
+
+def joined(samples: Sequence[Sample]) -> Sample:
+    """The points of samples of the same variables and float type, as one sample."""
+    first = samples[0]
+    return Sample({n: np.concatenate([s.values[n] for s in samples]) for n in first.values},
+                  np.concatenate([s.truth for s in samples]), first.dtype)
 
 
 
@@ -396,11 +404,13 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
 def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, seed: int,
                       bits: float, draws: int = 4096, most: int = 32) -> Sample | None:
     """Up to `most` of `draws` points of the domain (drawn as sample draws them) where the two
-    evaluate in floats more than `bits` apart (or one is finite and the other not), those
-    where the first is finite first, with the true value at each: where at least one of them
-    is wrong, found without a true value at the other points (a form far off at one point in
-    a hundred where the other is close is seldom among 256 points with true values). None
-    where there is no such point, or none with a true value."""
+    evaluate in floats more than `bits` apart (or one is finite and the other not), with the
+    true value at each: where at least one of them is wrong, found without a true value at
+    the other points (a form far off at one point in a hundred where the other is close is
+    seldom among 256 points with true values). Those where the first is likely right first:
+    where it is finite and the second not, then where it agrees with itself computed in a
+    wider float type (long double, where the machine has one). None where there is no such
+    point, or none with a true value."""
     names = sorted({s.name for s in (first.free_symbols() | second.free_symbols())})
     if not names:
         return None
@@ -413,9 +423,17 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     apart = (finite[0] != finite[1]) & held
     both = np.flatnonzero(finite[0] & finite[1] & held)
     apart[both] = ulp_bits(values[0][both], values[1][both], dtype) > bits
-    # those where the first is finite first: where it overflows it cannot be the close one,
-    # and such points can fill the `most` (sqrt(y^2 + x) - y over every float)
-    chosen = np.concatenate([np.flatnonzero(apart & finite[0]),
+    # where the first overflows it cannot be the close one, and such points can fill the
+    # `most` (sqrt(y^2 + x) - y over every float); so can points where it is only inaccurate
+    # (a series' region), and hide those where the second is wrong
+    with np.errstate(all="ignore"):
+        wide = np.asarray(evaluate(first, {n: v.astype(WIDER[dtype]) for n, v in drawn.items()}),
+                          dtype=DTYPES[dtype][0])
+    steady = np.zeros(draws, dtype=bool)
+    steady[both] = ulp_bits(values[0][both], np.broadcast_to(wide, (draws,))[both], dtype) <= 1
+    chosen = np.concatenate([np.flatnonzero(apart & finite[0] & ~finite[1]),
+                             np.flatnonzero(apart & steady),
+                             np.flatnonzero(apart & finite[0] & finite[1] & ~steady),
                              np.flatnonzero(apart & ~finite[0])])[:most]
     return sample_at(first, [{n: float(drawn[n][i]) for n in names} for i in chosen], dtype) \
         if len(chosen) else None

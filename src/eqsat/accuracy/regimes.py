@@ -28,6 +28,8 @@ REFINE_STEPS = 30  # bisections of a threshold between two sampled values
 _LARGEST = sys.float_info.max  # where a sampled value overflowed, a threshold stays below it
 SHORTENING = 1 / 32  # a refined threshold may move this much to be a short decimal
 GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
+FAR_BITS, CLOSE_BITS = 20, 8  # a form this far off where the original is this close is wrong
+WIDEST = 64  # the most bits of error a point can have
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
 MAX_SPLIT_TERMS = 6  # subexpressions of several variables a split may be on, besides each one
 
@@ -60,23 +62,37 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
                  approximations: Sequence[Approximation] = (), original: Expr | None = None,
                  domain: Domain = None, seed: int = 0, backstop: Backstop | None = None
                  ) -> Regimes | None:
-    """The split of the range of one variable, or of one of the original's split_terms,
-    among the forms (the first MAX_GIVEN) with the fewest mean bits of error on the sample,
-    counting GAIN_PER_BRANCH per extra branch; None where no split beats the single most
-    accurate exact form by that.
+    """The first of ranked_regimes, or None where there are none."""
+    return next(iter(ranked_regimes(forms, points, approximations, original, domain, seed,
+                                    backstop)), None)
+
+
+def ranked_regimes(forms: Sequence[Expr], points: Sample,
+                   approximations: Sequence[Approximation] = (), original: Expr | None = None,
+                   domain: Domain = None, seed: int = 0, backstop: Backstop | None = None
+                   ) -> list[Regimes]:
+    """For each variable, each of the original's split_terms and the magnitude of each that
+    takes both signs (|x*y|: where x*y over- or underflows, x*(y/z) may not), the split of its
+    range among the forms (the first MAX_GIVEN) with the fewest mean bits of error on the
+    sample, counting GAIN_PER_BRANCH per extra branch; those that beat the most accurate exact
+    form by that, the fewest bits first (a caller that refuses one for what it does off the
+    sample takes the next). A form far off where the original is close counts as worse than
+    any other there (_penalized).
     Approximations of the original (series) that win somewhere take part guarded: inside the
     radius where they were measured to agree with it, the most accurate form outside, if they
     hold on the whole region that radius selects in the domain (series.holds_on_region)."""
     if points.size < 2 * MIN_POINTS or not points.values:
-        return None
+        return []
     series = {a.expr: a for a in approximations}
     with np.errstate(all="ignore"):
+        close = bits_at(original, points) < CLOSE_BITS if original is not None else \
+            np.zeros(points.size, dtype=bool)
         measured = [(float(np.mean(b)), f, b)
                     for f in [*list(dict.fromkeys(forms))[:MAX_GIVEN], *series]
-                    if np.all(np.isfinite(b := bits_at(f, points)))]
+                    if np.all(np.isfinite(b := _penalized(bits_at(f, points), close)))]
     exact = [m for m in measured if m[1] not in series]
     if not exact:
-        return None
+        return []
     baseline, fallback, _ = min(exact, key=lambda m: m[0])  # the best exact form
     useful = _useful(measured)
     chosen = [entry for entry in useful if entry[1] not in series]
@@ -91,35 +107,34 @@ def best_regimes(forms: Sequence[Expr], points: Sample,
                 guards[kept[1]] = kept[3]
                 chosen.append(kept[:3])
     chosen.sort(key=lambda m: m[0])
-    best: Regimes | None = None
-    for mean, form, _ in chosen:  # a guarded series alone: one branch
-        if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form) and \
-                (best is None or mean < best.bits):
-            best = Regimes(guards[form].variable, (), (form,), mean)
+    found = [Regimes(guards[form].variable, (), (form,), mean)  # a guarded series alone
+             for mean, form, _ in chosen
+             if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form)]
     if len(chosen) < 2:
-        return best
+        return sorted(found, key=lambda r: r.bits)
     errors = np.array([b for _, _, b in chosen])
     symbols = {s.name: s for _, form, _ in chosen for s in form.free_symbols()}
     splits = [(symbols.get(name, symbol(name)), values)  # (a variable with its assumptions)
               for name, values in sorted(points.values.items())]
     if original is not None:
         splits += _term_values(split_terms(original), points)
+    splits += [(make("abs", on), np.abs(values)) for on, values in splits
+               if np.any(values < 0) and np.any(values > 0)]
     for on, values in splits:
         order = np.argsort(values, kind="stable")
-        found = _split(errors[:, order], values[order])
-        if found is None:
+        split = _split(errors[:, order], values[order])
+        if split is None:
             continue
-        cuts, picks, total = found
+        cuts, picks, total = split
         bits = total / points.size
         branches = len(picks) - 1 + sum(_branches(chosen[k][1]) for k in picks)
         if len(picks) < 2 or bits > baseline - GAIN_PER_BRANCH * branches:
             continue
-        if best is None or bits < best.bits:
-            ordered = values[order]
-            thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c]), on.is_symbol)
-                               for c in cuts)
-            best = Regimes(on, thresholds, tuple(chosen[k][1] for k in picks), bits)
-    return best
+        ordered = values[order]
+        thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c]), on.is_symbol)
+                           for c in cuts)
+        found.append(Regimes(on, thresholds, tuple(chosen[k][1] for k in picks), bits))
+    return sorted(found, key=lambda r: r.bits)  # (stable: a variable before a term)
 
 
 def split_terms(original: Expr) -> list[Expr]:
@@ -141,11 +156,20 @@ def split_terms(original: Expr) -> list[Expr]:
     return found
 
 
+def _penalized(bits: np.ndarray, close: np.ndarray) -> np.ndarray:
+    """A form's bits at each point, those far off (FAR_BITS) where the original is close
+    counted as more than every point's worst together: no split keeps a form where it is
+    wrong (a form refused for one such point can still win the branches without it)."""
+    return np.where((bits > FAR_BITS) & close, WIDEST * (len(bits) + 1), bits)
+
+
 def _term_values(terms: Sequence[Expr], points: Sample) -> list[tuple[Expr, np.ndarray]]:
     """Each term's value at the sample's points, as a branch computes it (in the sample's
-    float type); terms that are not finite at every point are left out."""
+    float type), overflowed to +-inf at some maybe (where x*y overflows, x*(y/z) may not: the
+    split that Herbie makes); terms that are NaN at a point are left out (no threshold puts
+    it on either side)."""
     return [(term, values) for term in terms
-            if np.all(np.isfinite(values := values_at(term, points)))]
+            if not np.any(np.isnan(values := values_at(term, points)))]
 
 
 def _best_guarded(family: list[Approximation], original: Expr, fallback: Expr,

@@ -22,6 +22,7 @@ from ..accuracy.measure import (
     assumed_domain,
     bits_at,
     domain_bounds,
+    joined,
     mean_bits,
     narrowed_ranges,
     sample,
@@ -30,7 +31,15 @@ from ..accuracy.measure import (
     values_at,
     where_they_differ,
 )
-from ..accuracy.regimes import GAIN_PER_BRANCH, best_regimes, edges, refine
+from ..accuracy.regimes import (
+    CLOSE_BITS,
+    FAR_BITS,
+    GAIN_PER_BRANCH,
+    Regimes,
+    edges,
+    ranked_regimes,
+    refine,
+)
 from ..accuracy.search import Candidate, better, most_accurate
 from ..algebra.exponentials import spread
 from ..algebra.intervals import proven_facts
@@ -59,7 +68,7 @@ LOCATIONS = 3  # operations stabilized alone after them, the worst first (see _l
 LOCAL_BITS = 1.0  # ... of those that lose more than this many bits by themselves
 LITTLE_GAIN_BITS = 4.0  # a best that gains less on the input is localized from it too
 MAX_SEEDS = 64  # rewrites modulo associativity and commutativity put in a round's e-graph
-FAR_BITS, CLOSE_BITS = 20, 8  # see _wrong_somewhere
+REGIMES_TRIED = 3  # splits offered, the most accurate first, until one is nowhere wrong
 
 
 @dataclass(frozen=True)
@@ -210,9 +219,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         best = next(Candidate(f, bits, model.tree_cost(f)) for f, bits in
                     sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
                     if bits <= before and not wrong.refuse(f))
-    branched = _with_regimes(best, forms, start, domain, points_, seed, stop)
-    if branched is not best and not wrong.refuse(branched.expr):  # (as every form is)
-        best = branched
+    best = _with_regimes(best, forms, start, domain, points_, seed, stop, wrong)
     shown = display_order(_shown(best.expr))  # (a normal form's, a local search's, a regime's)
     if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits:
         best = Candidate(shown, shown_bits, model.tree_cost(shown))
@@ -454,32 +461,53 @@ def _own_sample(term: Expr, points: Sample) -> Sample | None:
 
 
 def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
-                  points: Sample, seed: int, stop: Backstop) -> Candidate:
+                  points: Sample, seed: int, stop: Backstop, wrong: _WrongPoints) -> Candidate:
     """Branches where different forms win on different ranges of one variable or
     subexpression (see regimes.py): the forms found, the most accurate on average first
     (regimes.py also takes those that are the most accurate somewhere, worse on average as
     they may be), and truncated series of the input at 0 and +-infinity in each variable
-    (series.py). Kept if they beat the best single form on the sample they were chosen on
-    and again on a fresh one (a split that only fits the sample is not kept)."""
+    (series.py), chosen on the sample and the points where `wrong` refused a form (a refused
+    form can still win a branch that keeps it from them: regimes.py counts a form far off
+    where the input is close as worse than any other there). Kept if they beat the best
+    single form there and again on a fresh sample (a split that only fits the sample is not
+    kept), and are nowhere wrong; else the next split, chosen again with the points a
+    refusal found, REGIMES_TRIED of them at most."""
     ranked = sorted(forms, key=forms.__getitem__)
     # half the time left: their work budget (series.SERIES_WORK) takes up to ~0.9 s here, and
     # a quarter cut the clustering case on a busy machine (an answer that followed the load)
     expansions = series.candidates(start, stop.within(stop.seconds_left() / 2))
-    regimes = best_regimes([best.expr, *ranked], points, expansions, start, domain, seed + 2,
-                           stop.within(stop.seconds_left() / 3))
-    if regimes is None or stop.passed():
-        return best
-    regimes = refine(regimes, start, points)
-    branched = regimes.expr()
-    try:
-        fresh = sample(start, domain, points.size, points.dtype, seed + 1,
-                       backstop=stop)  # (the last stage: all the time left)
-    except EqsatError:
-        return best
-    saving = GAIN_PER_BRANCH / 2 * regimes.branches
-    if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving:
-        return best
-    return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
+    fresh: Sample | None = None
+    splits: list[Regimes] = []
+    tried: set[Regimes] = set()
+    chosen_with = 0  # the samples of `wrong` the splits were chosen on
+    for _ in range(REGIMES_TRIED):
+        if stop.passed():
+            break
+        if len(wrong.samples) > chosen_with:  # (a refusal found points: choose again)
+            chosen_with = len(wrong.samples)
+            at = joined(wrong.samples)
+            splits = [r for r in ranked_regimes([best.expr, *ranked], at, expansions, start,
+                                                domain, seed + 2,
+                                                stop.within(stop.seconds_left() / 3))
+                      if r not in tried]
+        if not splits:
+            break
+        regimes = splits.pop(0)
+        tried.add(regimes)
+        regimes = refine(regimes, start, at)
+        branched = regimes.expr()
+        if fresh is None:
+            try:
+                fresh = sample(start, domain, points.size, points.dtype, seed + 1,
+                               backstop=stop)  # (the last stage: all the time left)
+            except EqsatError:
+                return best
+        saving = GAIN_PER_BRANCH / 2 * regimes.branches
+        if mean_bits(branched, fresh) <= mean_bits(best.expr, fresh) - saving and \
+                not wrong.refuse(branched):
+            return Candidate(branched, mean_bits(branched, points),
+                             CostModel().tree_cost(branched))
+    return best
 
 
 def _regime_spans(result: Stabilized, name: str, where: np.ndarray, ranked: bool
