@@ -30,6 +30,7 @@ Domain = Mapping[str, tuple[float, float]] | str | None
 TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
 MAX_TRIES = 50  # sampling rounds of rejection against a precondition
 WIDER = {"float32": np.float64, "float64": np.longdouble}  # (as double where it is one)
+MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have (where_they_differ's moderate)
 
 
 @dataclass(frozen=True)
@@ -402,7 +403,8 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
 
 
 def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, seed: int,
-                      bits: float, draws: int = 4096, most: int = 32) -> Sample | None:
+                      bits: float, draws: int = 4096, most: int = 32,
+                      moderate: bool = False) -> Sample | None:
     """Up to `most` of `draws` points of the domain (drawn as sample draws them) where the two
     evaluate in floats more than `bits` apart (or one is finite and the other not), with the
     true value at each: where at least one of them is wrong, found without a true value at
@@ -410,13 +412,18 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     seldom among 256 points with true values). Those where the first is likely right first:
     where it is finite and the second not, then where it agrees with itself computed in a
     wider float type (long double, where the machine has one). None where there is no such
-    point, or none with a true value."""
+    point, or none with a true value. moderate: drawn as inputs mostly are, each variable's
+    magnitude log-uniform from 1e-4 to 1e4 where its range allows (over every float, three
+    variables are all that moderate at one draw in a million)."""
     names = sorted({s.name for s in (first.free_symbols() | second.free_symbols())})
     if not names:
         return None
     ranges = domain_bounds(domain, names)
     rng = random.Random(seed)
-    drawn = {n: float_bits(rng, *ranges[n], draws, dtype) for n in names}
+    drawn: dict[str, np.ndarray] = {}
+    for name in names:
+        found = _moderate(rng, *ranges[name], draws, dtype) if moderate else None
+        drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if found is None else found
     given = Sample(drawn, np.zeros(draws, dtype=DTYPES[dtype][0]), dtype)
     values = [values_at(form, given) for form in (first, second)]
     finite, held = [np.isfinite(v) for v in values], inside(domain, drawn)
@@ -437,6 +444,23 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
                              np.flatnonzero(apart & ~finite[0])])[:most]
     return sample_at(first, [{n: float(drawn[n][i]) for n in names} for i in chosen], dtype) \
         if len(chosen) else None
+
+
+def _moderate(rng: random.Random, low: float, high: float, count: int, dtype: str
+              ) -> np.ndarray | None:
+    """count floats of magnitude log-uniform in MODERATE, of either sign, within [low,
+    high]; None where the range holds none of them."""
+    least, most = MODERATE
+    sides = [(sign, lo, hi) for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
+                                                 (-1.0, max(-high, least), min(-low, most)))
+             if lo <= hi]
+    if not sides:
+        return None
+    made = []
+    for _ in range(count):
+        sign, lo, hi = rng.choice(sides)
+        made.append(sign * math.exp(rng.uniform(math.log(lo), math.log(hi))))
+    return np.array(made, dtype=DTYPES[dtype][0])
 
 
 def values_at(expr: Expr, points: Sample) -> np.ndarray:

@@ -430,10 +430,12 @@ def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
 class _WrongPoints:
     """Points to refuse a wrong answer at: a form far off where the input is close
     (_wrong_somewhere) on the sample, or at the points of the domain where the two are far
-    apart in floats (where_they_differ). A form can be wrong at a few points in a thousand,
-    none of them in the sample (d/hypot(c, d)*a underflows for a tiny d and a huge c where
-    (b*c - a*d)/(c*c + d*d) does not); the points one form was wrong at are kept, to refuse
-    the forms like it at once."""
+    apart in floats (where_they_differ), drawn over the domain and at moderate magnitudes. A
+    form can be wrong at a few points in a thousand, none of them in the sample
+    (d/hypot(c, d)*a underflows for a tiny d and a huge c where (b*c - a*d)/(c*c + d*d)
+    does not), or only where every variable is moderate, which draws over every float
+    seldom meet (exp(y)^log(y/(z + y)) at y = -6792); the points one form was wrong at are
+    kept, to refuse the forms like it at once."""
 
     start: Expr
     domain: Domain
@@ -445,12 +447,13 @@ class _WrongPoints:
             return False
         if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
             return True
-        differ = where_they_differ(self.start, form, self.domain, self.samples[0].dtype,
-                                   self.seed + 3, FAR_BITS)
-        if differ is None or not _wrong_somewhere(form, self.start, differ):
-            return False
-        self.samples.append(differ)
-        return True
+        for moderate in (False, True):
+            differ = where_they_differ(self.start, form, self.domain, self.samples[0].dtype,
+                                       self.seed + 3, FAR_BITS, moderate=moderate)
+            if differ is not None and _wrong_somewhere(form, self.start, differ):
+                self.samples.append(differ)
+                return True
+        return False
 
 
 def _own_sample(term: Expr, points: Sample) -> Sample | None:
