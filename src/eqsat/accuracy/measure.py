@@ -46,11 +46,12 @@ class Sample:
         return len(self.truth)
 
 
-def joined(samples: Sequence[Sample]) -> Sample:
-    """The points of samples of the same variables and float type, as one sample."""
+def joined(samples: Sequence[Sample], most: int) -> Sample:
+    """The first `most` points of samples of the same variables and float type, as one."""
     first = samples[0]
-    return Sample({n: np.concatenate([s.values[n] for s in samples]) for n in first.values},
-                  np.concatenate([s.truth for s in samples]), first.dtype)
+    return Sample({n: np.concatenate([s.values[n] for s in samples])[:most]
+                   for n in first.values},
+                  np.concatenate([s.truth for s in samples])[:most], first.dtype)
 
 
 

@@ -165,9 +165,9 @@ def _penalized(bits: np.ndarray, close: np.ndarray) -> np.ndarray:
 
 def _term_values(terms: Sequence[Expr], points: Sample) -> list[tuple[Expr, np.ndarray]]:
     """Each term's value at the sample's points, as a branch computes it (in the sample's
-    float type), overflowed to +-inf at some maybe (where x*y overflows, x*(y/z) may not: the
-    split that Herbie makes); terms that are NaN at a point are left out (no threshold puts
-    it on either side)."""
+    float type), +-inf where it overflows (there x*(y/z) may not, where x*y does: the split
+    that Herbie makes); terms that are NaN at a point are left out (no threshold puts it on
+    either side)."""
     return [(term, values) for term in terms
             if not np.any(np.isnan(values := values_at(term, points)))]
 
@@ -226,31 +226,28 @@ def _split(errors: np.ndarray, values: np.ndarray
     allowed = np.zeros(n + 1, dtype=bool)
     allowed[0] = allowed[n] = True
     allowed[1:n] = values[1:] != values[:-1]
+    # every segment [start, end) at once: its least error over the forms, and which form
+    spans = cumulative[:, None, :] - cumulative[:, :, None]  # forms x start x end
+    form = np.argmin(spans, axis=0)
+    least = np.take_along_axis(spans, form[None], axis=0)[0]
+    index = np.arange(n + 1)
+    fits = (index[:, None] <= index[None, :] - MIN_POINTS) & allowed[:, None] & allowed[None, :]
+    least = np.where(fits, least, np.inf)
     cost = np.full((MAX_BRANCHES + 1, n + 1), np.inf)
     cost[0, 0] = 0.0
-    back: dict[tuple[int, int], tuple[int, int]] = {}
+    start_of = np.zeros((MAX_BRANCHES + 1, n + 1), dtype=int)
     for segments in range(1, MAX_BRANCHES + 1):
-        for end in range(MIN_POINTS, n + 1):
-            if not allowed[end]:
-                continue
-            starts = np.arange(0, end - MIN_POINTS + 1)
-            starts = starts[allowed[starts] & np.isfinite(cost[segments - 1, starts])]
-            if not starts.size:
-                continue
-            spans = cumulative[:, end][:, None] - cumulative[:, starts]  # forms x starts
-            form = np.argmin(spans, axis=0)
-            totals = cost[segments - 1, starts] + spans[form, np.arange(starts.size)]
-            pick = int(np.argmin(totals))
-            cost[segments, end] = totals[pick]
-            back[(segments, end)] = (int(starts[pick]), int(form[pick]))
+        totals = cost[segments - 1][:, None] + least  # start x end
+        start_of[segments] = np.argmin(totals, axis=0)  # (the first of equal ones)
+        cost[segments] = totals[start_of[segments], index]
     penalties = [cost[s, n] + GAIN_PER_BRANCH * n * (s - 1) for s in range(1, MAX_BRANCHES + 1)]
     segments = int(np.argmin(penalties)) + 1
     if not np.isfinite(cost[segments, n]):
         return None
     cuts, picks, end = [], [], n
     for s in range(segments, 0, -1):
-        start, picked = back[(s, end)]
-        picks.append(picked)
+        start = int(start_of[s, end])
+        picks.append(int(form[start, end]))
         if start:
             cuts.append(start)
         end = start

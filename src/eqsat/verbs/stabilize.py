@@ -488,7 +488,7 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
             break
         if len(wrong.samples) > chosen_with:  # (a refusal found points: choose again)
             chosen_with = len(wrong.samples)
-            at = joined(wrong.samples)
+            at = joined(wrong.samples, 2 * points.size)  # (the regimes take time n^2)
             splits = [r for r in ranked_regimes([best.expr, *ranked], at, expansions, start,
                                                 domain, seed + 2,
                                                 stop.within(stop.seconds_left() / 3))
