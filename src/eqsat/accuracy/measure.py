@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -27,6 +28,7 @@ from ..term.sampling import (
 )
 
 Domain = Mapping[str, tuple[float, float]] | str | None
+DomainKey = tuple[tuple[str, tuple[float, float]], ...] | str | None  # a Domain, hashable
 TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
 MAX_TRIES = 50  # sampling rounds of rejection against a precondition
 WIDER = {"float32": np.float64, "float64": np.longdouble}  # (as double where it is one)
@@ -419,32 +421,56 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     names = sorted({s.name for s in (first.free_symbols() | second.free_symbols())})
     if not names:
         return None
-    ranges = domain_bounds(domain, names)
-    rng = random.Random(seed)
-    drawn: dict[str, np.ndarray] = {}
-    for name in names:
-        found = _moderate(rng, *ranges[name], draws, dtype) if moderate else None
-        drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if found is None else found
-    given = Sample(drawn, np.zeros(draws, dtype=DTYPES[dtype][0]), dtype)
-    values = [values_at(form, given) for form in (first, second)]
-    finite, held = [np.isfinite(v) for v in values], inside(domain, drawn)
+    drawn, first_values, steady, held = _first_at_draws(first, tuple(names),
+                                                        _hashable(domain), dtype, seed, draws,
+                                                        moderate)
+    values = [first_values, values_at(second, Sample(drawn, np.zeros(draws), dtype))]
+    finite = [np.isfinite(v) for v in values]
     apart = (finite[0] != finite[1]) & held
     both = np.flatnonzero(finite[0] & finite[1] & held)
     apart[both] = ulp_bits(values[0][both], values[1][both], dtype) > bits
     # where the first overflows it cannot be the close one, and such points can fill the
     # `most` (sqrt(y^2 + x) - y over every float); so can points where it is only inaccurate
     # (a series' region), and hide those where the second is wrong
-    with np.errstate(all="ignore"):
-        wide = np.asarray(evaluate(first, {n: v.astype(WIDER[dtype]) for n, v in drawn.items()}),
-                          dtype=DTYPES[dtype][0])
-    steady = np.zeros(draws, dtype=bool)
-    steady[both] = ulp_bits(values[0][both], np.broadcast_to(wide, (draws,))[both], dtype) <= 1
     chosen = np.concatenate([np.flatnonzero(apart & finite[0] & ~finite[1]),
-                             np.flatnonzero(apart & steady),
+                             np.flatnonzero(apart & finite[1] & steady),
                              np.flatnonzero(apart & finite[0] & finite[1] & ~steady),
                              np.flatnonzero(apart & ~finite[0])])[:most]
     return sample_at(first, [{n: float(drawn[n][i]) for n in names} for i in chosen], dtype) \
         if len(chosen) else None
+
+
+@lru_cache(maxsize=16)
+def _first_at_draws(first: Expr, names: tuple[str, ...], domain: DomainKey, dtype: str,
+                    seed: int, draws: int, moderate: bool
+                    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """where_they_differ's draws, the first form's float values at them, where those agree
+    with its values in a wider float type, and where the domain holds: the same for every
+    form a stabilize compares with its input (a refusal tries dozens). The arrays are
+    shared: not to be changed."""
+    given: Domain = dict(domain) if isinstance(domain, tuple) else domain
+    ranges = domain_bounds(given, names)
+    rng = random.Random(seed)
+    drawn: dict[str, np.ndarray] = {}
+    for name in names:
+        found = _moderate(rng, *ranges[name], draws, dtype) if moderate else None
+        drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if found is None else found
+    values = values_at(first, Sample(drawn, np.zeros(draws), dtype))
+    with np.errstate(all="ignore"):
+        wide = np.broadcast_to(np.asarray(
+            evaluate(first, {n: v.astype(WIDER[dtype]) for n, v in drawn.items()}),
+            dtype=DTYPES[dtype][0]), (draws,))
+    steady = np.zeros(draws, dtype=bool)
+    finite = np.flatnonzero(np.isfinite(values))
+    steady[finite] = ulp_bits(values[finite], wide[finite], dtype) <= 1
+    return drawn, values, steady, inside(given, drawn)
+
+
+def _hashable(domain: Domain) -> DomainKey:
+    """The domain as a cache key (a dict of ranges as sorted pairs)."""
+    if isinstance(domain, Mapping):
+        return tuple(sorted((name, (bounds[0], bounds[1])) for name, bounds in domain.items()))
+    return domain
 
 
 def _moderate(rng: random.Random, low: float, high: float, count: int, dtype: str

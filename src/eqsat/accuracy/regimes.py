@@ -85,11 +85,11 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
         return []
     series = {a.expr: a for a in approximations}
     with np.errstate(all="ignore"):
-        close = bits_at(original, points) < CLOSE_BITS if original is not None else \
-            np.zeros(points.size, dtype=bool)
+        reference = bits_at(original, points) if original is not None else \
+            np.full(points.size, np.inf)
         measured = [(float(np.mean(b)), f, b)
                     for f in [*list(dict.fromkeys(forms))[:MAX_GIVEN], *series]
-                    if np.all(np.isfinite(b := _penalized(bits_at(f, points), close)))]
+                    if np.all(np.isfinite(b := _penalized(bits_at(f, points), reference)))]
     exact = [m for m in measured if m[1] not in series]
     if not exact:
         return []
@@ -156,11 +156,18 @@ def split_terms(original: Expr) -> list[Expr]:
     return found
 
 
-def _penalized(bits: np.ndarray, close: np.ndarray) -> np.ndarray:
-    """A form's bits at each point, those far off (FAR_BITS) where the original is close
-    counted as more than every point's worst together: no split keeps a form where it is
-    wrong (a form refused for one such point can still win the branches without it)."""
-    return np.where((bits > FAR_BITS) & close, WIDEST * (len(bits) + 1), bits)
+def wrong_where(bits: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Where a form with these bits of error is wrong: far off (FAR_BITS) at a point where the
+    one it would replace, with the reference bits, is close (CLOSE_BITS)."""
+    return (bits > FAR_BITS) & (reference < CLOSE_BITS)
+
+
+def _penalized(bits: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """A form's bits at each point, those where it is wrong beside the original's (the
+    reference bits) counted as more than every point's worst together: no split keeps a form
+    where it is wrong (a form refused for one such point can still win the branches
+    without it)."""
+    return np.where(wrong_where(bits, reference), WIDEST * (len(bits) + 1), bits)
 
 
 def _term_values(terms: Sequence[Expr], points: Sample) -> list[tuple[Expr, np.ndarray]]:

@@ -32,13 +32,13 @@ from ..accuracy.measure import (
     where_they_differ,
 )
 from ..accuracy.regimes import (
-    CLOSE_BITS,
     FAR_BITS,
     GAIN_PER_BRANCH,
     Regimes,
     edges,
     ranked_regimes,
     refine,
+    wrong_where,
 )
 from ..accuracy.search import Candidate, better, most_accurate
 from ..algebra.exponentials import spread
@@ -418,12 +418,11 @@ def _direct_rules(rules: tuple[str | Path, ...], rulesets: tuple[str, ...]) -> D
 
 
 def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
-    """Whether the form is far off (FAR_BITS) at a point where the one it would replace was
-    close (CLOSE_BITS): a wrong answer there, however much better on average (a subterm
+    """Whether the form is wrong at a point beside the one it would replace (wrong_where: far
+    off where that one is close): a wrong answer there, however much better on average (a subterm
     scaled by hypot(c, d) against overflow can underflow where the input did not)."""
     with np.errstate(all="ignore"):
-        return bool(np.any((bits_at(form, points) > FAR_BITS) &
-                           (bits_at(replaced, points) < CLOSE_BITS)))
+        return bool(np.any(wrong_where(bits_at(form, points), bits_at(replaced, points))))
 
 
 @dataclass
