@@ -25,6 +25,7 @@ from ..term.sampling import (
     DTYPES,
     float_bits,
     float_ordinals,
+    moderate_floats,
 )
 
 Domain = Mapping[str, tuple[float, float]] | str | None
@@ -32,7 +33,6 @@ DomainKey = tuple[tuple[str, tuple[float, float]], ...] | str | None  # a Domain
 TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
 MAX_TRIES = 50  # sampling rounds of rejection against a precondition
 WIDER = {"float32": np.float64, "float64": np.longdouble}  # (as double where it is one)
-MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have (where_they_differ's moderate)
 
 
 @dataclass(frozen=True)
@@ -453,7 +453,7 @@ def _first_at_draws(first: Expr, names: tuple[str, ...], domain: DomainKey, dtyp
     rng = random.Random(seed)
     drawn: dict[str, np.ndarray] = {}
     for name in names:
-        found = _moderate(rng, *ranges[name], draws, dtype) if moderate else None
+        found = moderate_floats(rng, *ranges[name], draws, dtype) if moderate else None
         drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if found is None else found
     values = values_at(first, Sample(drawn, np.zeros(draws), dtype))
     with np.errstate(all="ignore"):
@@ -471,23 +471,6 @@ def _hashable(domain: Domain) -> DomainKey:
     if isinstance(domain, Mapping):
         return tuple(sorted((name, (bounds[0], bounds[1])) for name, bounds in domain.items()))
     return domain
-
-
-def _moderate(rng: random.Random, low: float, high: float, count: int, dtype: str
-              ) -> np.ndarray | None:
-    """count floats of magnitude log-uniform in MODERATE, of either sign, within [low,
-    high]; None where the range holds none of them."""
-    least, most = MODERATE
-    sides = [(sign, lo, hi) for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
-                                                 (-1.0, max(-high, least), min(-low, most)))
-             if lo <= hi]
-    if not sides:
-        return None
-    made = []
-    for _ in range(count):
-        sign, lo, hi = rng.choice(sides)
-        made.append(sign * math.exp(rng.uniform(math.log(lo), math.log(hi))))
-    return np.array(made, dtype=DTYPES[dtype][0])
 
 
 def values_at(expr: Expr, points: Sample) -> np.ndarray:

@@ -1,11 +1,12 @@
-"""Random points, one named distribution each: float bit patterns and strata of them
-(accuracy), spread values with special ones (rule soundness), values within declared
-assumptions (explanations), uniform arrays (tensor rules), special values then uniform ones
-(solution families)."""
+"""Random points, one named distribution each: float bit patterns, strata of them and floats
+of moderate magnitude (accuracy), spread values with special ones (rule soundness), values
+within declared assumptions (explanations), uniform arrays (tensor rules), special values
+then uniform ones (solution families)."""
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -21,6 +22,7 @@ DTYPES: dict[str, tuple[Any, Any, int, int]] = {  # float type, int type, precis
 
 SPREAD_SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
 FAMILY_SPECIAL = (0, 1, -1, 2, -2, 0.5, -0.5)  # where domains and sign conditions change
+MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have (moderate_floats)
 
 
 def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
@@ -57,6 +59,23 @@ def float_bits(rng: random.Random, low: float, high: float, count: int, dtype: s
     """Floats drawn uniformly among the float bit patterns between low and high."""
     start, stop = _ordinal_range(low, high, dtype)
     return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
+
+
+def moderate_floats(rng: random.Random, low: float, high: float, count: int, dtype: str
+                    ) -> np.ndarray | None:
+    """count floats of magnitude log-uniform in MODERATE, of either sign, within [low,
+    high]; None where the range holds none of them."""
+    least, most = MODERATE
+    sides = [(sign, lo, hi) for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
+                                                 (-1.0, max(-high, least), min(-low, most)))
+             if lo <= hi]
+    if not sides:
+        return None
+    made = []
+    for _ in range(count):
+        sign, lo, hi = rng.choice(sides)
+        made.append(sign * math.exp(rng.uniform(math.log(lo), math.log(hi))))
+    return np.array(made, dtype=DTYPES[dtype][0])
 
 
 def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
