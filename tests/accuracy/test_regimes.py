@@ -4,12 +4,21 @@ the function everywhere."""
 
 from __future__ import annotations
 
+import sys
+
 import mpmath
 import numpy as np
 
 import eqsat
-from eqsat.accuracy.measure import mean_bits, sample, sample_at
-from eqsat.accuracy.regimes import best_regimes, edges, ranked_regimes, refine, split_terms
+from eqsat.accuracy.measure import Sample, mean_bits, sample, sample_at
+from eqsat.accuracy.regimes import (
+    Regimes,
+    best_regimes,
+    edges,
+    ranked_regimes,
+    refine,
+    split_terms,
+)
 from tests.conftest import assert_equivalent
 
 DOMAIN = {"x": (-1e3, 1e3), "eps": (1e-6, 1e-3)}
@@ -118,7 +127,28 @@ def test_a_term_that_overflows_at_some_points_is_split_on_too() -> None:
     for on in ("x*y", "abs(x*y)"):
         split = [r for r in ranked if r.on == eqsat.parse(on)]
         assert split and split[0].bits < 1 < mean_bits(original, points)
-    assert len(next(r for r in ranked if str(r.on) == "abs(x*y)").thresholds) == 1
+    # the other form only where x*y overflowed: between a finite value and inf, the original
+    # keeps every finite one (there the two tie, and ties go to the original)
+    assert next(r for r in ranked if str(r.on) == "abs(x*y)").thresholds == (sys.float_info.max,)
+
+
+def test_a_split_is_kept_off_the_points_where_its_forms_are_wrong() -> None:
+    """The first branch ends below them, the last starts above them, a middle one takes the
+    fallback, as does the range a branch gives up; neighbours with one form are joined."""
+    left, middle, right, fallback = (eqsat.parse(t) for t in ("x + 1", "x + 2", "x + 3", "x"))
+    split = Regimes(eqsat.parse("x"), (-1.0, 1.0), (left, middle, right), 0.0)
+    wrong = Sample({"x": np.array([-5.0, 0.5, 7.0])}, np.zeros(3), "float64")
+    kept = split.without(wrong, fallback)
+    assert kept is not None and kept.forms == (left, fallback, right)
+    assert -5.2 < kept.thresholds[0] <= -5 and 7 < kept.thresholds[1] < 7.3
+    values = eqsat.evaluate(kept.expr(), x=np.array([-9.0, -5.0, 0.5, 3.0, 7.0, 9.0]))
+    assert list(values) == [-8.0, -5.0, 0.5, 3.0, 7.0, 12.0]
+    # wrong beyond every finite value on one side: that branch gives up all of it
+    overflowed = Sample({"x": np.array([-np.inf])}, np.zeros(1), "float64")
+    assert split.without(overflowed, fallback) == \
+        Regimes(split.on, (-1.0, 1.0), (fallback, middle, right), 0.0)
+    assert Regimes(split.on, (0.0,), (left, fallback), 0.0).without(
+        Sample({"x": np.array([-np.inf])}, np.zeros(1), "float64"), fallback) is None
 
 
 def test_split_terms_are_the_subexpressions_whose_variables_occur_nowhere_else() -> None:

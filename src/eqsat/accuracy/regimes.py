@@ -31,6 +31,7 @@ GAIN_PER_BRANCH = 0.5  # mean bits of error each branch past the first must save
 FAR_BITS, CLOSE_BITS = 20, 8  # a form this far off where the original is this close is wrong
 WIDEST = 64  # the most bits of error a point can have
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
+OTHER_FORM_BITS = 1e-3  # added to each other form's error at a point: ties go to the original
 MAX_SPLIT_TERMS = 6  # subexpressions of several variables a split may be on, besides each one
 
 
@@ -51,6 +52,47 @@ class Regimes:
             bound = number(Fraction(repr(threshold)))  # its shortest decimal, exactly
             result = make("where", make("lt", self.on, bound), form, result)
         return result
+
+    def without(self, points: Sample, fallback: Expr) -> Regimes | None:
+        """The split kept off these points (where its forms are wrong): the first branch
+        ending below them and the last starting above them (a branch for |x*y| above 1e160
+        wrong at 1e200 keeps above 1e200), the others given the fallback, a form nowhere wrong,
+        as is the range a branch gives up (a branch can be wrong where another variable is
+        extreme, which its split term does not show: 2*y*(x/(x - y)) where x/(x - y)
+        underflows). None where one form is left, or the split term is NaN at a point."""
+        with np.errstate(all="ignore"):
+            values = values_at(self.on, points)
+        if np.any(np.isnan(values)):
+            return None
+        at = np.searchsorted(np.array(self.thresholds), values, side="right")
+        last = len(self.forms) - 1
+        ends = [*self.thresholds, math.inf]
+        pieces: list[tuple[Expr, float]] = []  # (form, the value its range ends below)
+        for k, form in enumerate(self.forms):
+            held = values[at == k]
+            if not held.size:
+                pieces.append((form, ends[k]))
+            elif k == 0 and (low := float(np.min(held))) > -math.inf:
+                end = float(shortest_decimal(low - abs(low) * SHORTENING, low))
+                pieces += [(form, end), (fallback, ends[k])]
+            elif k == last and (high := float(np.max(held))) < math.inf:
+                above = float(np.nextafter(high, math.inf))
+                end = float(shortest_decimal(above, above + abs(above) * SHORTENING))
+                pieces += [(fallback, end), (form, ends[k])]
+            else:
+                pieces.append((fallback, ends[k]))
+        kept: list[tuple[Expr, float]] = []
+        for form, end in pieces:
+            if kept and end <= kept[-1][1]:  # (an empty range)
+                continue
+            if kept and form == kept[-1][0]:
+                kept[-1] = (form, end)
+            else:
+                kept.append((form, end))
+        if len(kept) < 2:
+            return None
+        return replace(self, thresholds=tuple(end for _, end in kept[:-1]),
+                       forms=tuple(form for form, _ in kept))
 
     @property
     def branches(self) -> int:
@@ -87,8 +129,9 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
     with np.errstate(all="ignore"):
         reference = bits_at(original, points) if original is not None else \
             np.full(points.size, np.inf)
-        measured = [(float(np.mean(b)), f, b)
-                    for f in [*list(dict.fromkeys(forms))[:MAX_GIVEN], *series]
+        given = list(dict.fromkeys([*list(dict.fromkeys(forms))[:MAX_GIVEN],
+                                    *([original] if original is not None else [])]))
+        measured = [(float(np.mean(b)), f, b) for f in [*given, *series]
                     if np.all(np.isfinite(b := _penalized(bits_at(f, points), reference)))]
     exact = [m for m in measured if m[1] not in series]
     if not exact:
@@ -96,6 +139,8 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
     baseline, fallback, _ = min(exact, key=lambda m: m[0])  # the best exact form
     useful = _useful(measured)
     chosen = [entry for entry in useful if entry[1] not in series]
+    if all(form != original for _, form, _ in chosen):  # (ties go to it: see OTHER_FORM_BITS)
+        chosen += [entry for entry in exact if entry[1] == original]
     guards: dict[Expr, Approximation] = {}  # each guarded series, of its approximation
     if original is not None:
         families = {(series[e[1]].variable, series[e[1]].at) for e in useful if e[1] in series}
@@ -112,7 +157,7 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
              if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form)]
     if len(chosen) < 2:
         return sorted(found, key=lambda r: r.bits)
-    errors = np.array([b for _, _, b in chosen])
+    errors = np.array([b if form == original else b + OTHER_FORM_BITS for _, form, b in chosen])
     symbols = {s.name: s for _, form, _ in chosen for s in form.free_symbols()}
     splits = [(symbols.get(name, symbol(name)), values)  # (a variable with its assumptions)
               for name, values in sorted(points.values.items())]
@@ -266,7 +311,8 @@ def _between(low: float, high: float, refined: bool = True) -> float:
     both have one sign and far apart magnitudes (so that 1e-9 and 1e3 split near 1e-3);
     where refine will not move it (a split on a subexpression), the shortest decimal
     between them (0 between -0.03 and 0.001)."""
-    low, high = max(low, -_LARGEST), min(high, _LARGEST)  # (inf: a value that overflowed)
+    if math.isinf(high) or math.isinf(low):  # (a value that overflowed: only those beyond)
+        return _LARGEST if math.isinf(high) else -_LARGEST
     if not refined and (found := float(shortest_decimal(low, high))) > low:
         return found  # (the branch below takes the points under it)
     if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):

@@ -69,6 +69,7 @@ LOCAL_BITS = 1.0  # ... of those that lose more than this many bits by themselve
 LITTLE_GAIN_BITS = 4.0  # a best that gains less on the input is localized from it too
 MAX_SEEDS = 64  # rewrites modulo associativity and commutativity put in a round's e-graph
 REGIMES_TRIED = 3  # splits offered, the most accurate first, until one is nowhere wrong
+REPAIRS = 4  # ... each kept off the points where it was found wrong, this many times at most
 
 
 @dataclass(frozen=True)
@@ -472,7 +473,8 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     form can still win a branch that keeps it from them: regimes.py counts a form far off
     where the input is close as worse than any other there). Kept if they beat the best
     single form there and again on a fresh sample (a split that only fits the sample is not
-    kept), and are nowhere wrong; else the next split, chosen again with the points a
+    kept), and are nowhere wrong; else the split kept off the points where it was wrong
+    (_repaired, REPAIRS times at most) or the next one, chosen again with the points a
     refusal found, REGIMES_TRIED of them at most."""
     ranked = sorted(forms, key=forms.__getitem__)
     # half the time left: their work budget (series.SERIES_WORK) takes up to ~0.9 s here, and
@@ -496,20 +498,42 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
             break
         regimes = splits.pop(0)
         tried.add(regimes)
-        regimes = refine(regimes, start, at)
-        branched = regimes.expr()
         if fresh is None:
             try:
                 fresh = sample(start, domain, points.size, points.dtype, seed + 1,
                                backstop=stop)  # (the last stage: all the time left)
             except EqsatError:
                 return best
-        saving = GAIN_PER_BRANCH / 2 * regimes.branches
-        if mean_bits(branched, fresh) <= mean_bits(best.expr, fresh) - saving and \
-                not wrong.refuse(branched):
-            return Candidate(branched, mean_bits(branched, points),
-                             CostModel().tree_cost(branched))
+        repaired: Regimes | None = refine(regimes, start, at)
+        for _ in range(REPAIRS + 1):
+            if repaired is None or stop.passed():
+                break
+            branched = repaired.expr()
+            saving = GAIN_PER_BRANCH / 2 * repaired.branches
+            if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving:
+                break
+            if not wrong.refuse(branched):
+                return Candidate(branched, mean_bits(branched, points),
+                                 CostModel().tree_cost(branched))
+            repaired = _repaired(repaired, start, best.expr, wrong.samples)
     return best
+
+
+def _repaired(regimes: Regimes, start: Expr, fallback: Expr, samples: list[Sample]
+              ) -> Regimes | None:
+    """A refused split kept off the points of the samples where it is wrong (far off where the
+    input is close: see Regimes.without), its other branches keeping their gain; None where
+    nothing changes or one form is left."""
+    branched = regimes.expr()
+    with np.errstate(all="ignore"):
+        wrong = [Sample({n: v[at] for n, v in points.values.items()}, points.truth[at],
+                        points.dtype)
+                 for points in samples
+                 if np.any(at := wrong_where(bits_at(branched, points), bits_at(start, points)))]
+    if not wrong:
+        return None
+    repaired = regimes.without(joined(wrong, sum(w.size for w in wrong)), fallback)
+    return None if repaired == regimes else repaired
 
 
 def _regime_spans(result: Stabilized, name: str, where: np.ndarray, ranked: bool
