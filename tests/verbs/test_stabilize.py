@@ -72,6 +72,10 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("exp(x) - exp(y)", None),  # exp-difference
     ("sqrt(x^2 + 1) - x", None),  # hypot-one, then a conjugate where x > 0
     ("x*x/y", {"x": (1e160, 1e200), "y": (1e150, 1e200)}),  # square-over: x*x overflows
+    ("atan(x) - pi/4", {"x": (1 - 1e-9, 1 + 1e-9)}),  # atan-minus-quarter
+    ("atan(x) + pi/4", {"x": (-1 - 1e-9, -1 + 1e-9)}),  # atan-plus-quarter
+    ("(exp(x) - 1)/(exp(x) + 1)", None),  # tanh-half: inf/inf where exp(x) overflows
+    ("(x*x)^(y/4)", {"y": (0.5, 2)}),  # pow-square-abs, in [exponents]: x*x overflows
 ])
 def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
