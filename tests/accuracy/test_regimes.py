@@ -15,6 +15,7 @@ from eqsat.accuracy.regimes import (
     Regimes,
     best_regimes,
     edges,
+    overflowing_terms,
     ranked_regimes,
     refine,
     split_terms,
@@ -100,6 +101,11 @@ def test_a_split_on_a_subexpression_of_two_variables_where_neither_alone_decides
     fresh = sample_at(PRODUCT, _signed_magnitudes(1), "float64")
     assert fresh is not None and mean_bits(found.expr(), fresh) < 1
     assert refine(found, PRODUCT, points) == found  # no one variable moves its threshold
+    # the original keeps what the sample does not give the other form: its threshold is
+    # within 1/32 of the first value the conjugate takes
+    taken = points.values["x"] * points.values["y"]
+    first = taken[taken >= found.thresholds[0]].min()
+    assert found.forms == (PRODUCT, CONJUGATE) and first * 31 / 32 <= found.thresholds[0]
     assert edges(found.expr()) == {eqsat.parse("x*y"): list(found.thresholds)}
 
 
@@ -149,6 +155,29 @@ def test_a_split_is_kept_off_the_points_where_its_forms_are_wrong() -> None:
         Regimes(split.on, (-1.0, 1.0), (fallback, middle, right), 0.0)
     assert Regimes(split.on, (0.0,), (left, fallback), 0.0).without(
         Sample({"x": np.array([-np.inf])}, np.zeros(1), "float64"), fallback) is None
+
+
+def test_an_operation_that_overflows_at_some_points_is_split_on_though_its_variables_recur(
+        ) -> None:
+    """x + y*(z - x)/t: y*(z - x) overflows at half the points, and x occurs outside it.
+    The split gives x + (z - x)*(y/t) the points where it overflowed, and only those: at the
+    others y/t is a subnormal, and the original is right."""
+    original = eqsat.parse("x + y*(z - x)/t")
+    rng = np.random.default_rng(0)
+    scales = [{"x": 1e-30, "z": 1e300, "y": 1e-20, "t": 1e300},  # y/t underflows
+              {"x": 1.0, "z": 1e100, "y": 1e300, "t": 1e200}]  # y*(z - x) overflows
+    rows = [{name: scale * float(rng.uniform(1, 2)) for name, scale in scales[k % 2].items()}
+            for k in range(128)]
+    points = sample_at(original, rows, "float64")
+    assert points is not None
+    assert overflowing_terms(original, points) == [eqsat.parse("y*(z - x)")]
+    assert split_terms(original) == []
+    other = eqsat.parse("x + (z - x)*(y/t)")
+    ranked = ranked_regimes([original, other], points, original=original)
+    found = next(r for r in ranked if r.on == eqsat.parse("abs(y*(z - x))"))
+    assert found.thresholds == (sys.float_info.max,) and found.forms == (original, other)
+    assert found.past_overflow(original)
+    assert mean_bits(found.expr(), points) < 1 < mean_bits(original, points)
 
 
 def test_split_terms_are_the_subexpressions_whose_variables_occur_nowhere_else() -> None:

@@ -27,6 +27,12 @@ CLOSE_BITS = 8  # this close, is a wrong answer
     # float seldom have all three variables moderate (where_they_differ's moderate draws)
     ("x + exp(y*log(y/(z + y)))/y",
      {"x": 0.22949558706219994, "y": -6792.651417163024, "z": -0.00013336882221888282}),
+    # a split on |y*z| gave z*(y/a) the points below 1e-290, where y/a overflows at a tiny
+    # a (the draws seldom meet one: y*z in a narrow band and y/a past the largest float)
+    ("x + y*z/a", {"x": 1.0, "y": 1e10, "z": 1e-301, "a": 1e-300}),
+    # y*(z*(x/(x - z))) where x*y*z overflows, and only there: elsewhere x/(x - z) can be a
+    # subnormal where the input is right
+    ("x*y*z/(x - z)", {"x": 1e-310, "y": 1e300, "z": 1e10}),
 ])
 def test_a_branch_is_right_where_its_condition_holds(text: str, point: dict[str, float]
                                                      ) -> None:

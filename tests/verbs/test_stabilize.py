@@ -83,6 +83,17 @@ def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> No
     assert_equivalent(parse(expr), result.expr, digits=400)
 
 
+def test_where_an_operation_overflows_another_form_takes_only_those_points() -> None:
+    """x*y*z overflows at a third of the points over every float; a form that does not,
+    y*(z*(x/(x - z))), is wrong where x/(x - z) is a subnormal and the input right, and every
+    split on x that the sample favours was found wrong somewhere: the split kept is the
+    input but where x*y*z is past the largest float (test_regimes_exact checks it at such a
+    point)."""
+    result = eqsat.stabilize_report("x*y*z/(x - z)")
+    assert result.bits_before > 10 and result.bits_after < 4, str(result)
+    assert result.regimes == {"abs(x*y*z)": [sys.float_info.max]}
+
+
 def test_complex_quotient_is_right_where_a_scaled_form_underflows() -> None:
     """The real part of a complex quotient over every float (hypot-squared, square-split).
     A 2.5-bit answer, (c/hypot(c, d)*a + d/hypot(c, d)*b)/hypot(c, d) for |c| < 1e33, was

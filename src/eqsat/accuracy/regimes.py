@@ -94,6 +94,12 @@ class Regimes:
         return replace(self, thresholds=tuple(end for _, end in kept[:-1]),
                        forms=tuple(form for form, _ in kept))
 
+    def past_overflow(self, original: Expr) -> bool:
+        """Whether it is the original but where a term's magnitude is past the largest float
+        (it overflowed)."""
+        return self.forms[0] == original and self.thresholds == (_LARGEST,) and \
+            self.on.op == "abs"
+
     @property
     def branches(self) -> int:
         """Branches past the first: one per threshold and per guarded series."""
@@ -119,7 +125,10 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
     sample, counting GAIN_PER_BRANCH per extra branch; those that beat the most accurate exact
     form by that, the fewest bits first (a caller that refuses one for what it does off the
     sample takes the next). A form far off where the original is close counts as worse than
-    any other there (_penalized).
+    any other there (_penalized); where forms tie, the original keeps the points
+    (OTHER_FORM_BITS), and a threshold between the original's branch and another's sits near
+    the other's first point. And for each operation of the original that overflows at some
+    points, the original but there (_overflow_splits), if it beats the first form given.
     Approximations of the original (series) that win somewhere take part guarded: inside the
     radius where they were measured to agree with it, the most accurate form outside, if they
     hold on the whole region that radius selects in the domain (series.holds_on_region)."""
@@ -155,6 +164,10 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
     found = [Regimes(guards[form].variable, (), (form,), mean)  # a guarded series alone
              for mean, form, _ in chosen
              if form in guards and mean <= baseline - GAIN_PER_BRANCH * _branches(form)]
+    if original is not None:  # (against the first form given: the others may be wrong)
+        first = next((mean for mean, form, _ in exact if form == given[0]), baseline)
+        found += [r for r in _overflow_splits(original, exact, points, reference)
+                  if r.bits <= first - GAIN_PER_BRANCH]
     if len(chosen) < 2:
         return sorted(found, key=lambda r: r.bits)
     errors = np.array([b if form == original else b + OTHER_FORM_BITS for _, form, b in chosen])
@@ -176,8 +189,10 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
         if len(picks) < 2 or bits > baseline - GAIN_PER_BRANCH * branches:
             continue
         ordered = values[order]
-        thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c]), on.is_symbol)
-                           for c in cuts)
+        originals = [chosen[k][1] == original for k in picks]  # (its branches)
+        thresholds = tuple(_between(float(ordered[c - 1]), float(ordered[c]), on.is_symbol,
+                                    originals[n], originals[n + 1])
+                           for n, c in enumerate(cuts))
         found.append(Regimes(on, thresholds, tuple(chosen[k][1] for k in picks), bits))
     return sorted(found, key=lambda r: r.bits)  # (stable: a variable before a term)
 
@@ -198,6 +213,49 @@ def split_terms(original: Expr) -> list[Expr]:
             continue
         if not names[node] & {s.name for s in original.subs({node: number(0)}).free_symbols()}:
             found.append(node)
+    return found
+
+
+def overflowing_terms(original: Expr, points: Sample) -> list[Expr]:
+    """Operations of the original on several variables that overflow (+-inf where their
+    operands are finite) at some of the points and not at others, at most MAX_SPLIT_TERMS,
+    the innermost first: a split on one gives another form the points where the original's
+    operation overflowed, whatever else its variables do (x + y*(z - x)/t on y*(z - x), which
+    split_terms leaves out: x occurs outside it)."""
+    found: list[Expr] = []
+    values: dict[Expr, np.ndarray] = {}
+    names = symbol_names([original])
+    with np.errstate(all="ignore"):
+        for node in postorder(original):
+            values[node] = values_at(node, points)
+            if len(found) == MAX_SPLIT_TERMS or node is original or len(names[node]) < 2:
+                continue
+            finite = np.logical_and.reduce([np.isfinite(values[a]) for a in node.args])
+            overflowed = np.isinf(values[node]) & finite
+            if np.any(overflowed) and not np.all(overflowed | ~finite):
+                found.append(node)
+    return found
+
+
+def _overflow_splits(original: Expr, measured: list[tuple[float, Expr, np.ndarray]],
+                     points: Sample, reference: np.ndarray) -> list[Regimes]:
+    """For each operation of the original that overflows at some of the points
+    (overflowing_terms), the original where it is finite and, where it is not, the measured
+    form (mean bits, form, bits at each point) with the fewest bits there: its variables occur
+    elsewhere too, so its value says where the original is wrong (there the operation is
+    infinite) and nothing else (the complex quotient's b*c - a*d is finite at a = 7e277,
+    d = 1.6e-91, where a form that overflowed beyond 3e180 at a sample's points took a/hypot(c,
+    d), and overflowed)."""
+    found = []
+    with np.errstate(all="ignore"):
+        for term in overflowing_terms(original, points):
+            beyond = ~(np.abs(values_at(term, points)) < _LARGEST)  # (as the where will)
+            _, other, _ = min(measured, key=lambda m: float(np.sum(m[2][beyond])))
+            if other == original:
+                continue
+            split = Regimes(make("abs", term), (_LARGEST,), (original, other), 0.0)
+            bits = float(np.mean(_penalized(bits_at(split.expr(), points), reference)))
+            found.append(replace(split, bits=bits))
     return found
 
 
@@ -306,15 +364,26 @@ def _split(errors: np.ndarray, values: np.ndarray
     return cuts[::-1], picks[::-1], float(cost[segments, n])
 
 
-def _between(low: float, high: float, refined: bool = True) -> float:
+def _between(low: float, high: float, refined: bool = True, left_kept: bool = False,
+             right_kept: bool = False) -> float:
     """A threshold between two sampled values: their midpoint, or the geometric one where
     both have one sign and far apart magnitudes (so that 1e-9 and 1e3 split near 1e-3);
     where refine will not move it (a split on a subexpression), the shortest decimal
-    between them (0 between -0.03 and 0.001)."""
-    if math.isinf(high) or math.isinf(low):  # (a value that overflowed: only those beyond)
+    between them (0 between -0.03 and 0.001), or near the other side where the original's
+    branch is on one side (kept): the other form takes no more than the sample shows it
+    must; beside a value that overflowed, the largest float (the other form takes only the
+    values past it)."""
+    if math.isinf(high) or math.isinf(low):
         return _LARGEST if math.isinf(high) else -_LARGEST
-    if not refined and (found := float(shortest_decimal(low, high))) > low:
-        return found  # (the branch below takes the points under it)
+    if not refined:
+        window = (low, high)
+        if left_kept != right_kept:  # (a short decimal within 1/32 of the other side)
+            window = (max(low, high - abs(high) * SHORTENING), high) if left_kept else \
+                (low, min(high, low + abs(low) * SHORTENING))
+        if (found := float(shortest_decimal(*window))) > low:
+            return found  # (the branch below takes the points under it)
+        if (found := float(shortest_decimal(low, high))) > low:
+            return found
     if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):
         product = low * high
         root = np.sqrt(product) if math.isfinite(product) else \

@@ -68,8 +68,7 @@ LOCATIONS = 3  # operations stabilized alone after them, the worst first (see _l
 LOCAL_BITS = 1.0  # ... of those that lose more than this many bits by themselves
 LITTLE_GAIN_BITS = 4.0  # a best that gains less on the input is localized from it too
 MAX_SEEDS = 64  # rewrites modulo associativity and commutativity put in a round's e-graph
-REGIMES_TRIED = 3  # splits offered, the most accurate first, until one is nowhere wrong
-REPAIRS = 4  # ... each kept off the points where it was found wrong, this many times at most
+REGIMES_TRIED = 6  # splits tried, the most accurate first, until one is nowhere wrong
 
 
 @dataclass(frozen=True)
@@ -426,6 +425,11 @@ def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
         return bool(np.any(wrong_where(bits_at(form, points), bits_at(replaced, points))))
 
 
+# the draws a form is checked on (where_they_differ), each (a seed offset, moderate): two
+# over the domain, one at moderate magnitudes
+DRAWS = ((3, False), (3, True), (4, False), (5, False), (6, False), (7, False))
+
+
 @dataclass
 class _WrongPoints:
     """Points to refuse a wrong answer at: a form far off where the input is close
@@ -447,9 +451,9 @@ class _WrongPoints:
             return False
         if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
             return True
-        for moderate in (False, True):
+        for seed, moderate in DRAWS:
             differ = where_they_differ(self.start, form, self.domain, self.samples[0].dtype,
-                                       self.seed + 3, FAR_BITS, moderate=moderate)
+                                       self.seed + seed, FAR_BITS, moderate=moderate)
             if differ is not None and _wrong_somewhere(form, self.start, differ):
                 self.samples.append(differ)
                 return True
@@ -473,49 +477,65 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     form can still win a branch that keeps it from them: regimes.py counts a form far off
     where the input is close as worse than any other there). Kept if they beat the best
     single form there and again on a fresh sample (a split that only fits the sample is not
-    kept), and are nowhere wrong; else the split kept off the points where it was wrong
-    (_repaired, REPAIRS times at most) or the next one, chosen again with the points a
-    refusal found, REGIMES_TRIED of them at most."""
+    kept), and are nowhere wrong; else the next one, chosen again with the points a refusal
+    found, among them the refused split kept off the points where it was wrong (_repaired),
+    REGIMES_TRIED of them at most."""
     ranked = sorted(forms, key=forms.__getitem__)
     # half the time left: their work budget (series.SERIES_WORK) takes up to ~0.9 s here, and
     # a quarter cut the clustering case on a busy machine (an answer that followed the load)
     expansions = series.candidates(start, stop.within(stop.seconds_left() / 2))
     fresh: Sample | None = None
-    splits: list[Regimes] = []
+
+    def nowhere_wrong(regimes: Regimes) -> Candidate | None:
+        """The split as a candidate, if it beats the best single form on a fresh sample and
+        is nowhere wrong."""
+        nonlocal fresh
+        branched = regimes.expr()
+        if fresh is None:
+            fresh = sample(start, domain, points.size, points.dtype, seed + 1,
+                           backstop=stop)  # (the last stage: all the time left)
+        saving = GAIN_PER_BRANCH / 2 * regimes.branches
+        if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving or \
+                wrong.refuse(branched):
+            return None
+        return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
+
+    splits: list[tuple[Regimes, bool]] = []  # each with whether it is a refused one repaired
+    repairs: list[Regimes] = []  # refused splits kept off where they were wrong, to rank
     tried: set[Regimes] = set()
     chosen_with = 0  # the samples of `wrong` the splits were chosen on
-    for _ in range(REGIMES_TRIED):
-        if stop.passed():
-            break
-        if len(wrong.samples) > chosen_with:  # (a refusal found points: choose again)
-            chosen_with = len(wrong.samples)
-            at = joined(wrong.samples, 2 * points.size)  # (the regimes take time n^2)
-            splits = [r for r in ranked_regimes([best.expr, *ranked], at, expansions, start,
-                                                domain, seed + 2,
-                                                stop.within(stop.seconds_left() / 3))
-                      if r not in tried]
-        if not splits:
-            break
-        regimes = splits.pop(0)
-        tried.add(regimes)
-        if fresh is None:
-            try:
-                fresh = sample(start, domain, points.size, points.dtype, seed + 1,
-                               backstop=stop)  # (the last stage: all the time left)
-            except EqsatError:
+    try:
+        for _ in range(REGIMES_TRIED):
+            if stop.passed():
                 return best
-        repaired: Regimes | None = refine(regimes, start, at)
-        for _ in range(REPAIRS + 1):
-            if repaired is None or stop.passed():
+            if len(wrong.samples) > chosen_with:  # (a refusal found points: choose again)
+                chosen_with = len(wrong.samples)
+                at = joined(wrong.samples, 2 * points.size)  # (the regimes take time n^2)
+                splits = [(r, False) for r in ranked_regimes(
+                    [best.expr, *ranked], at, expansions, start, domain, seed + 2,
+                    stop.within(stop.seconds_left() / 3)) if r not in tried]
+            splits = sorted([*splits, *((replace(r, bits=mean_bits(r.expr(), at)), True)
+                                        for r in repairs)], key=lambda s: s[0].bits)
+            repairs = []
+            if not splits:
                 break
-            branched = repaired.expr()
-            saving = GAIN_PER_BRANCH / 2 * repaired.branches
-            if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving:
-                break
-            if not wrong.refuse(branched):
-                return Candidate(branched, mean_bits(branched, points),
-                                 CostModel().tree_cost(branched))
-            repaired = _repaired(repaired, start, best.expr, wrong.samples)
+            regimes, repaired = splits.pop(0)
+            regimes = refine(regimes, start, at)
+            tried.add(regimes)
+            if (found := nowhere_wrong(regimes)) is not None:
+                return found
+            # repaired once: kept off more points each time, a split would be chosen by the
+            # check's draws rather than by the function
+            if not repaired and (made := _repaired(regimes, start, best.expr, wrong.samples)):
+                repairs.append(made)
+        # and the splits left that give another form only the points where an operation of
+        # the input overflowed (there it is infinite), however much less they gain
+        for regimes, _ in splits:
+            if regimes.past_overflow(start) and not stop.passed() and \
+                    (found := nowhere_wrong(regimes)) is not None:
+                return found
+    except EqsatError:  # (no fresh sample)
+        return best
     return best
 
 
