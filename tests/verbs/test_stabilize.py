@@ -76,11 +76,19 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("atan(x) + pi/4", {"x": (-1 - 1e-9, -1 + 1e-9)}),  # atan-plus-quarter
     ("(exp(x) - 1)/(exp(x) + 1)", None),  # tanh-half: inf/inf where exp(x) overflows
     ("(x*x)^(y/4)", {"y": (0.5, 2)}),  # pow-square-abs, in [exponents]: x*x overflows
+    ("sqrt(1 + 2*x^2)", {"x": (1e160, 1e300)}),  # hypot-one-scaled: x^2 overflows
 ])
 def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
     assert result.bits_before > 20 and result.bits_after < 4, str(result)
     assert_equivalent(parse(expr), result.expr, digits=400)
+
+
+def test_a_root_of_a_quotient_is_taken_apart_where_no_sign_is_known() -> None:
+    """sqrt-div-abs: over every float y^2 overflows and 1 - x takes either sign; the root of
+    each magnitude does not overflow (16 bits without the rule)."""
+    result = eqsat.stabilize_report("sqrt((1 - x)/(1 + y^2))")
+    assert result.bits_before > 10 and result.bits_after < 1, str(result)
 
 
 def test_where_an_operation_overflows_another_form_takes_only_those_points() -> None:
