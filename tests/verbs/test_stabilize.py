@@ -77,6 +77,8 @@ def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: 
     ("(exp(x) - 1)/(exp(x) + 1)", None),  # tanh-half: inf/inf where exp(x) overflows
     ("(x*x)^(y/4)", {"y": (0.5, 2)}),  # pow-square-abs, in [exponents]: x*x overflows
     ("sqrt(1 + 2*x^2)", {"x": (1e160, 1e300)}),  # hypot-one-scaled: x^2 overflows
+    # 1 + cos near pi: hypot-cosine-plus-one, then hypot-plus-conjugate (after hypot-comm)
+    ("1 + x/hypot(y, x)", {"x": (-1e3, -1), "y": (1e-6, 1e-3)}),
 ])
 def test_classes_of_lost_accuracy_are_recovered(expr: str, domain: object) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
