@@ -101,7 +101,16 @@ def test_where_an_operation_overflows_another_form_takes_only_those_points() -> 
     point)."""
     result = eqsat.stabilize_report("x*y*z/(x - z)")
     assert result.bits_before > 10 and result.bits_after < 4, str(result)
-    assert result.regimes == {"abs(x*y*z)": [sys.float_info.max]}
+    assert "abs(x*y*z)" in result.regimes  # (and x*y: where either overflowed)
+    assert all(at == [sys.float_info.max] for at in result.regimes.values())
+
+
+def test_where_any_of_several_operations_overflows_another_form_takes_those_points() -> None:
+    """x*y and z*t each overflow at some points (a determinant's products do): the input
+    where both are finite, another form where either is not."""
+    result = eqsat.stabilize_report("(x*y - z*t)/(x + t)")
+    assert result.bits_before > 10 and result.bits_after < 4, str(result)
+    assert result.regimes == {"abs(x*y)": [sys.float_info.max], "abs(z*t)": [sys.float_info.max]}
 
 
 def test_complex_quotient_is_right_where_a_scaled_form_underflows() -> None:

@@ -44,6 +44,7 @@ class Regimes:
     thresholds: tuple[float, ...]
     forms: tuple[Expr, ...]
     bits: float  # mean bits of error on the sample it was chosen on
+    past_overflow: bool = False  # the original but where its operations overflowed
 
     def expr(self) -> Expr:
         result = self.forms[-1]
@@ -93,12 +94,6 @@ class Regimes:
             return None
         return replace(self, thresholds=tuple(end for _, end in kept[:-1]),
                        forms=tuple(form for form, _ in kept))
-
-    def past_overflow(self, original: Expr) -> bool:
-        """Whether it is the original but where a term's magnitude is past the largest float
-        (it overflowed)."""
-        return self.forms[0] == original and self.thresholds == (_LARGEST,) and \
-            self.on.op == "abs"
 
     @property
     def branches(self) -> int:
@@ -239,21 +234,27 @@ def overflowing_terms(original: Expr, points: Sample) -> list[Expr]:
 
 def _overflow_splits(original: Expr, measured: list[tuple[float, Expr, np.ndarray]],
                      points: Sample, reference: np.ndarray) -> list[Regimes]:
-    """For each operation of the original that overflows at some of the points
-    (overflowing_terms), the original where it is finite and, where it is not, the measured
-    form (mean bits, form, bits at each point) with the fewest bits there: its variables occur
-    elsewhere too, so its value says where the original is wrong (there the operation is
-    infinite) and nothing else (the complex quotient's b*c - a*d is finite at a = 7e277,
-    d = 1.6e-91, where a form that overflowed beyond 3e180 at a sample's points took a/hypot(c,
-    d), and overflowed)."""
+    """The original where its operations that overflow at some of the points
+    (overflowing_terms) are finite and, where one is not, the measured form (mean bits, form,
+    bits at each point) with the fewest bits there: for the first of them, the first two, and
+    so on (a determinant's products each overflow somewhere). Their variables occur elsewhere
+    too, so their values say where the original is wrong (there an operation is infinite) and
+    nothing else (the complex quotient's b*c - a*d is finite at a = 7e277, d = 1.6e-91, where
+    a split that took a/hypot(c, d) beyond 3e180 at a sample's points overflowed)."""
     found = []
+    terms: list[Expr] = []
+    beyond = np.zeros(points.size, dtype=bool)
     with np.errstate(all="ignore"):
         for term in overflowing_terms(original, points):
-            beyond = ~(np.abs(values_at(term, points)) < _LARGEST)  # (as the where will)
+            terms.append(term)
+            beyond |= ~(np.abs(values_at(term, points)) < _LARGEST)  # (as the where will)
             _, other, _ = min(measured, key=lambda m: float(np.sum(m[2][beyond])))
             if other == original:
                 continue
-            split = Regimes(make("abs", term), (_LARGEST,), (original, other), 0.0)
+            inner = original
+            for before in terms[:-1]:
+                inner = Regimes(make("abs", before), (_LARGEST,), (inner, other), 0.0).expr()
+            split = Regimes(make("abs", term), (_LARGEST,), (inner, other), 0.0, True)
             bits = float(np.mean(_penalized(bits_at(split.expr(), points), reference)))
             found.append(replace(split, bits=bits))
     return found

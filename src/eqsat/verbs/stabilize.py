@@ -531,7 +531,7 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
         # and the splits left that give another form only the points where an operation of
         # the input overflowed (there it is infinite), however much less they gain
         for regimes, _ in splits:
-            if regimes.past_overflow(start) and not stop.passed() and \
+            if regimes.past_overflow and not stop.passed() and \
                     (found := nowhere_wrong(regimes)) is not None:
                 return found
     except EqsatError:  # (no fresh sample)
