@@ -377,14 +377,13 @@ def _between(low: float, high: float, refined: bool = True, left_kept: bool = Fa
     if math.isinf(high) or math.isinf(low):
         return _LARGEST if math.isinf(high) else -_LARGEST
     if not refined:
-        window = (low, high)
         if left_kept != right_kept:  # (a short decimal within 1/32 of the other side)
             window = (max(low, high - abs(high) * SHORTENING), high) if left_kept else \
                 (low, min(high, low + abs(low) * SHORTENING))
-        if (found := float(shortest_decimal(*window))) > low:
-            return found  # (the branch below takes the points under it)
+            if (found := float(shortest_decimal(*window))) > low:
+                return found
         if (found := float(shortest_decimal(low, high))) > low:
-            return found
+            return found  # (the branch below takes the points under it)
     if (low > 0 and high / low > 16) or (high < 0 and low / high > 16):
         product = low * high
         root = np.sqrt(product) if math.isfinite(product) else \

@@ -425,8 +425,8 @@ def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
         return bool(np.any(wrong_where(bits_at(form, points), bits_at(replaced, points))))
 
 
-# the draws a form is checked on (where_they_differ), each (a seed offset, moderate): two
-# over the domain, one at moderate magnitudes
+# the draws a form is checked on (where_they_differ), each (a seed offset, moderate): five
+# over the domain, one at moderate magnitudes (a split that passed two was often wrong)
 DRAWS = ((3, False), (3, True), (4, False), (5, False), (6, False), (7, False))
 
 
@@ -486,14 +486,10 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     expansions = series.candidates(start, stop.within(stop.seconds_left() / 2))
     fresh: Sample | None = None
 
-    def nowhere_wrong(regimes: Regimes) -> Candidate | None:
-        """The split as a candidate, if it beats the best single form on a fresh sample and
-        is nowhere wrong."""
-        nonlocal fresh
+    def nowhere_wrong(regimes: Regimes, fresh: Sample) -> Candidate | None:
+        """The split as a candidate, if it beats the best single form on the fresh sample
+        and is nowhere wrong."""
         branched = regimes.expr()
-        if fresh is None:
-            fresh = sample(start, domain, points.size, points.dtype, seed + 1,
-                           backstop=stop)  # (the last stage: all the time left)
         saving = GAIN_PER_BRANCH / 2 * regimes.branches
         if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving or \
                 wrong.refuse(branched):
@@ -504,38 +500,41 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     repairs: list[Regimes] = []  # refused splits kept off where they were wrong, to rank
     tried: set[Regimes] = set()
     chosen_with = 0  # the samples of `wrong` the splits were chosen on
-    try:
-        for _ in range(REGIMES_TRIED):
-            if stop.passed():
+    for _ in range(REGIMES_TRIED):
+        if stop.passed():
+            return best
+        if len(wrong.samples) > chosen_with:  # (a refusal found points: choose again)
+            chosen_with = len(wrong.samples)
+            at = joined(wrong.samples, 2 * points.size)  # (the regimes take time n^2)
+            splits = [(r, False) for r in ranked_regimes(
+                [best.expr, *ranked], at, expansions, start, domain, seed + 2,
+                stop.within(stop.seconds_left() / 3)) if r not in tried]
+        splits = sorted([*splits, *((replace(r, bits=mean_bits(r.expr(), at)), True)
+                                    for r in repairs)], key=lambda s: s[0].bits)
+        repairs = []
+        if not splits:
+            break
+        if fresh is None:
+            try:
+                fresh = sample(start, domain, points.size, points.dtype, seed + 1,
+                               backstop=stop)  # (the last stage: all the time left)
+            except EqsatError:
                 return best
-            if len(wrong.samples) > chosen_with:  # (a refusal found points: choose again)
-                chosen_with = len(wrong.samples)
-                at = joined(wrong.samples, 2 * points.size)  # (the regimes take time n^2)
-                splits = [(r, False) for r in ranked_regimes(
-                    [best.expr, *ranked], at, expansions, start, domain, seed + 2,
-                    stop.within(stop.seconds_left() / 3)) if r not in tried]
-            splits = sorted([*splits, *((replace(r, bits=mean_bits(r.expr(), at)), True)
-                                        for r in repairs)], key=lambda s: s[0].bits)
-            repairs = []
-            if not splits:
-                break
-            regimes, repaired = splits.pop(0)
-            regimes = refine(regimes, start, at)
-            tried.add(regimes)
-            if (found := nowhere_wrong(regimes)) is not None:
-                return found
-            # repaired once: kept off more points each time, a split would be chosen by the
-            # check's draws rather than by the function
-            if not repaired and (made := _repaired(regimes, start, best.expr, wrong.samples)):
-                repairs.append(made)
-        # and the splits left that give another form only the points where an operation of
-        # the input overflowed (there it is infinite), however much less they gain
-        for regimes, _ in splits:
-            if regimes.past_overflow and not stop.passed() and \
-                    (found := nowhere_wrong(regimes)) is not None:
-                return found
-    except EqsatError:  # (no fresh sample)
-        return best
+        regimes, repaired = splits.pop(0)
+        regimes = refine(regimes, start, at)
+        tried.add(regimes)
+        if (found := nowhere_wrong(regimes, fresh)) is not None:
+            return found
+        # repaired once: kept off more points each time, a split would be chosen by the
+        # check's draws rather than by the function
+        if not repaired and (made := _repaired(regimes, start, best.expr, wrong.samples)):
+            repairs.append(made)
+    # and the splits left that give another form only the points where an operation of the
+    # input overflowed (there it is infinite), however much less they gain
+    for regimes, _ in splits:
+        if regimes.past_overflow and fresh is not None and not stop.passed() and \
+                (found := nowhere_wrong(regimes, fresh)) is not None:
+            return found
     return best
 
 
