@@ -5,6 +5,8 @@ searched with the rest of the budget."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from ..term.expr import Expr
@@ -69,19 +71,10 @@ def overflows(expr: Expr, points: Sample) -> bool:
     """Whether an operation of the term over- or underflows at a point of the sample: its
     float value is infinite where its operands are finite, or (a product, quotient, power or
     exponential) 0 where they are finite and nonzero."""
-    values: dict[Expr, np.ndarray] = {}
     with np.errstate(all="ignore"):
-        for node in postorder(expr):
-            if not node.args:  # a symbol, a number, a constant
-                values[node] = values_at(node, points)
+        for node, value, operands in float_values(expr, points):
+            if not operands:
                 continue
-            if not OPS[node.op].is_value:
-                return False
-            operands = [values[a] for a in node.args]
-            value = np.broadcast_to(np.asarray(applied(node.op, operands),
-                                               dtype=DTYPES[points.dtype][0]),
-                                    points.truth.shape)
-            values[node] = value
             finite = np.logical_and.reduce([np.isfinite(v) for v in operands])
             if np.any(np.isinf(value) & finite):
                 return True
@@ -89,3 +82,24 @@ def overflows(expr: Expr, points: Sample) -> bool:
             if node.op in UNDERFLOWING and np.any((value == 0) & finite & nonzero):
                 return True
     return False
+
+
+def float_values(expr: Expr, points: Sample) -> Iterator[tuple[Expr, np.ndarray,
+                                                               list[np.ndarray]]]:
+    """Each subterm, innermost first (each once), with its float value at the sample's points
+    as the term computes it, from its operands' values, and those; up to an operation whose
+    result is not a value (a comparison), where it stops. Iterate under np.errstate: a
+    generator's own would outlast an early return from the loop."""
+    values: dict[Expr, np.ndarray] = {}
+    for node in postorder(expr):
+        if not node.args:  # a symbol, a number, a constant
+            values[node] = values_at(node, points)
+            yield node, values[node], []
+            continue
+        if not OPS[node.op].is_value:
+            return
+        operands = [values[a] for a in node.args]
+        values[node] = np.broadcast_to(np.asarray(applied(node.op, operands),
+                                                  dtype=DTYPES[points.dtype][0]),
+                                       points.truth.shape)
+        yield node, values[node], operands

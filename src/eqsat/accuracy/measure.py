@@ -56,8 +56,6 @@ def joined(samples: Sequence[Sample], most: int) -> Sample:
                   np.concatenate([s.truth for s in samples])[:most], first.dtype)
 
 
-
-
 def sample_at(expr: Expr, points: Sequence[Mapping[str, float]], dtype: str) -> Sample | None:
     """These points (each a value per variable) where expr's true value is finite, with it;
     None where it is finite at none of them."""

@@ -18,6 +18,7 @@ from ..limits.budget import Backstop
 from ..term.expr import Expr, make, number, symbol
 from ..term.sampling import float_at, float_ordinals
 from ..term.walks import postorder, symbol_names
+from .localize import float_values
 from .measure import Domain, Sample, bits_at, sample_at, shortest_decimal, values_at
 from .series import Approximation, guarded, holds_on_region
 
@@ -130,11 +131,12 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
     if points.size < 2 * MIN_POINTS or not points.values:
         return []
     series = {a.expr: a for a in approximations}
+    given = list(dict.fromkeys(forms))[:MAX_GIVEN]
+    if original is not None and original not in given:
+        given.append(original)  # (ties go to it: see OTHER_FORM_BITS)
     with np.errstate(all="ignore"):
         reference = bits_at(original, points) if original is not None else \
             np.full(points.size, np.inf)
-        given = list(dict.fromkeys([*list(dict.fromkeys(forms))[:MAX_GIVEN],
-                                    *([original] if original is not None else [])]))
         measured = [(float(np.mean(b)), f, b) for f in [*given, *series]
                     if np.all(np.isfinite(b := _penalized(bits_at(f, points), reference)))]
     exact = [m for m in measured if m[1] not in series]
@@ -218,15 +220,15 @@ def overflowing_terms(original: Expr, points: Sample) -> list[Expr]:
     operation overflowed, whatever else its variables do (x + y*(z - x)/t on y*(z - x), which
     split_terms leaves out: x occurs outside it)."""
     found: list[Expr] = []
-    values: dict[Expr, np.ndarray] = {}
     names = symbol_names([original])
     with np.errstate(all="ignore"):
-        for node in postorder(original):
-            values[node] = values_at(node, points)
-            if len(found) == MAX_SPLIT_TERMS or node is original or len(names[node]) < 2:
+        for node, value, operands in float_values(original, points):
+            if len(found) == MAX_SPLIT_TERMS:
+                break
+            if node is original or len(names[node]) < 2:
                 continue
-            finite = np.logical_and.reduce([np.isfinite(values[a]) for a in node.args])
-            overflowed = np.isinf(values[node]) & finite
+            finite = np.logical_and.reduce([np.isfinite(v) for v in operands])
+            overflowed = np.isinf(value) & finite
             if np.any(overflowed) and not np.all(overflowed | ~finite):
                 found.append(node)
     return found

@@ -486,13 +486,12 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     expansions = series.candidates(start, stop.within(stop.seconds_left() / 2))
     fresh: Sample | None = None
 
-    def nowhere_wrong(regimes: Regimes, fresh: Sample) -> Candidate | None:
-        """The split as a candidate, if it beats the best single form on the fresh sample
-        and is nowhere wrong."""
+    def nowhere_wrong(regimes: Regimes, fresh: Sample, single: float) -> Candidate | None:
+        """The split as a candidate, if it beats the best single form (`single` bits) on the
+        fresh sample and is nowhere wrong."""
         branched = regimes.expr()
         saving = GAIN_PER_BRANCH / 2 * regimes.branches
-        if mean_bits(branched, fresh) > mean_bits(best.expr, fresh) - saving or \
-                wrong.refuse(branched):
+        if mean_bits(branched, fresh) > single - saving or wrong.refuse(branched):
             return None
         return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
 
@@ -520,10 +519,11 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
                                backstop=stop)  # (the last stage: all the time left)
             except EqsatError:
                 return best
+            single = mean_bits(best.expr, fresh)
         regimes, repaired = splits.pop(0)
         regimes = refine(regimes, start, at)
         tried.add(regimes)
-        if (found := nowhere_wrong(regimes, fresh)) is not None:
+        if (found := nowhere_wrong(regimes, fresh, single)) is not None:
             return found
         # repaired once: kept off more points each time, a split would be chosen by the
         # check's draws rather than by the function
@@ -533,7 +533,7 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     # input overflowed (there it is infinite), however much less they gain
     for regimes, _ in splits:
         if regimes.past_overflow and fresh is not None and not stop.passed() and \
-                (found := nowhere_wrong(regimes, fresh)) is not None:
+                (found := nowhere_wrong(regimes, fresh, single)) is not None:
             return found
     return best
 
