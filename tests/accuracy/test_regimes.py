@@ -155,6 +155,10 @@ def test_a_split_is_kept_off_the_points_where_its_forms_are_wrong() -> None:
         Regimes(split.on, (-1.0, 1.0), (fallback, middle, right), 0.0)
     assert Regimes(split.on, (0.0,), (left, fallback), 0.0).without(
         Sample({"x": np.array([-np.inf])}, np.zeros(1), "float64"), fallback) is None
+    # ... as it does where the largest float is wrong (no float lies above it)
+    largest = Sample({"x": np.array([sys.float_info.max])}, np.zeros(1), "float64")
+    assert split.without(largest, fallback) == \
+        Regimes(split.on, (-1.0, 1.0), (left, middle, fallback), 0.0)
 
 
 def test_an_operation_that_overflows_at_some_points_is_split_on_though_its_variables_recur(
@@ -194,3 +198,14 @@ def test_a_split_next_to_a_value_that_overflowed_is_a_float() -> None:
     for threshold in edges(result).values():
         assert all(np.isfinite(t) for t in threshold)
     assert_equivalent(eqsat.parse("exp(acosh(y))"), result, digits=100)
+
+
+def test_a_split_at_the_largest_float_keeps_it_below() -> None:
+    """A split between the values that overflowed and the rest: the largest float did not
+    overflow (2*x*y at x = -0.994, y = 9.04e307 is exactly it), and takes the branch below."""
+    below, past = eqsat.parse("x*y"), eqsat.parse("y*x")
+    split = Regimes(eqsat.parse("abs(x)"), (sys.float_info.max,), (below, past), 0.0)
+    assert str(split.expr()) == "where(abs(x) <= 1.7976931348623157e308, x*y, y*x)"
+    values = np.array([1.0, sys.float_info.max, np.inf])
+    assert list(split.branch_at(values)) == [0, 0, 1]
+    assert edges(split.expr()) == {eqsat.parse("x"): [-sys.float_info.max, sys.float_info.max]}

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import mpmath
 import numpy as np
@@ -23,12 +23,15 @@ from ..term.numeric import evaluate
 from ..term.reference import digits_needed, reference
 from ..term.sampling import (
     DTYPES,
+    MODERATE,
+    extreme_bands,
     float_bits,
     float_ordinals,
-    moderate_floats,
+    magnitude_floats,
 )
 
 Domain = Mapping[str, tuple[float, float]] | str | None
+Drawn = Literal["floats", "moderate", "extremes"]  # how where_they_differ draws its points
 DomainKey = tuple[tuple[str, tuple[float, float]], ...] | str | None  # a Domain, hashable
 TRUTH_DIGITS = (30, 120, 480, 1920)  # precisions tried until cancellation leaves enough
 MAX_TRIES = 50  # sampling rounds of rejection against a precondition
@@ -405,7 +408,7 @@ def sample(expr: Expr, domain: Domain = None, points: int = 256, dtype: str = "f
 
 def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, seed: int,
                       bits: float, draws: int = 4096, most: int = 32,
-                      moderate: bool = False) -> Sample | None:
+                      drawn_as: Drawn = "floats") -> Sample | None:
     """Up to `most` of `draws` points of the domain (drawn as sample draws them) where the two
     evaluate in floats more than `bits` apart (or one is finite and the other not), with the
     true value at each: where at least one of them is wrong, found without a true value at
@@ -413,16 +416,40 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     seldom among 256 points with true values). Those where the first is likely right first:
     where it is finite and the second not, then where it agrees with itself computed in a
     wider float type (long double, where the machine has one). None where there is no such
-    point, or none with a true value. moderate: drawn as inputs mostly are, each variable's
-    magnitude log-uniform from 1e-4 to 1e4 where its range allows (over every float, three
-    variables are all that moderate at one draw in a million)."""
+    point, or none with a true value. drawn_as: "floats", uniformly over the float bit
+    patterns; "moderate", as inputs mostly are, each variable's magnitude log-uniform from
+    1e-4 to 1e4 where its range allows (over every float, three variables are all that
+    moderate at one draw in a million); "extremes", each variable's magnitude at each draw
+    moderate, tiny or huge (sampling.extreme_bands: a product of two variables underflows
+    where a quotient of one of them by a third overflows at one such draw in a hundred, and
+    at one in ten thousand over every float)."""
     names = sorted({s.name for s in (first.free_symbols() | second.free_symbols())})
     if not names:
         return None
     drawn, first_values, steady, held = _first_at_draws(first, tuple(names),
                                                         _hashable(domain), dtype, seed, draws,
-                                                        moderate)
-    values = [first_values, values_at(second, Sample(drawn, np.zeros(draws), dtype))]
+                                                        drawn_as)
+    return _apart(first, second, drawn, (first_values, steady, held), dtype, bits, most)
+
+
+def where_they_differ_at(first: Expr, second: Expr, drawn: dict[str, np.ndarray],
+                         domain: Domain, dtype: str, bits: float, most: int = 32
+                         ) -> Sample | None:
+    """where_they_differ among these points (one array per variable of the two)."""
+    if not drawn:
+        return None
+    return _apart(first, second, drawn, (*_steady_values(first, drawn, dtype),
+                                         inside(domain, drawn)), dtype, bits, most)
+
+
+def _apart(first: Expr, second: Expr, drawn: dict[str, np.ndarray],
+           at_first: tuple[np.ndarray, np.ndarray, np.ndarray], dtype: str, bits: float,
+           most: int) -> Sample | None:
+    """where_they_differ's points among those drawn, given the first's values there, where
+    they are steady (_steady_values) and where the domain holds."""
+    first_values, steady, held = at_first
+    count = len(first_values)
+    values = [first_values, values_at(second, Sample(drawn, np.zeros(count), dtype))]
     finite = [np.isfinite(v) for v in values]
     apart = (finite[0] != finite[1]) & held
     both = np.flatnonzero(finite[0] & finite[1] & held)
@@ -430,17 +457,42 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     # where the first overflows it cannot be the close one, and such points can fill the
     # `most` (sqrt(y^2 + x) - y over every float); so can points where it is only inaccurate
     # (a series' region), and hide those where the second is wrong
-    chosen = np.concatenate([np.flatnonzero(apart & finite[0] & ~finite[1]),
-                             np.flatnonzero(apart & finite[1] & steady),
+    # (and where it is finite and the other not, and where it is steady, taken in turns)
+    likely = [np.flatnonzero(apart & finite[0] & ~finite[1]),
+              np.flatnonzero(apart & finite[1] & steady)]
+    chosen = np.concatenate([_in_turns(likely),
                              np.flatnonzero(apart & finite[0] & finite[1] & ~steady),
                              np.flatnonzero(apart & ~finite[0])])[:most]
+    names = sorted(drawn)
     return sample_at(first, [{n: float(drawn[n][i]) for n in names} for i in chosen], dtype) \
         if len(chosen) else None
 
 
+def _in_turns(groups: list[np.ndarray]) -> np.ndarray:
+    """The groups' elements, one of each in turn while they last."""
+    turns = np.concatenate([np.arange(len(group)) for group in groups])
+    return np.concatenate(groups)[np.argsort(turns, kind="stable")]
+
+
+def _steady_values(expr: Expr, drawn: dict[str, np.ndarray], dtype: str
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """expr's float values at the points, and where they agree to a unit in the last place
+    with its values in a wider float type."""
+    count = len(next(iter(drawn.values())))
+    values = values_at(expr, Sample(drawn, np.zeros(count), dtype))
+    with np.errstate(all="ignore"):
+        wide = np.broadcast_to(np.asarray(
+            evaluate(expr, {n: v.astype(WIDER[dtype]) for n, v in drawn.items()}),
+            dtype=DTYPES[dtype][0]), (count,))
+    steady = np.zeros(count, dtype=bool)
+    finite = np.flatnonzero(np.isfinite(values))
+    steady[finite] = ulp_bits(values[finite], wide[finite], dtype) <= 1
+    return values, steady
+
+
 @lru_cache(maxsize=16)
 def _first_at_draws(first: Expr, names: tuple[str, ...], domain: DomainKey, dtype: str,
-                    seed: int, draws: int, moderate: bool
+                    seed: int, draws: int, drawn_as: Drawn
                     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
     """where_they_differ's draws, the first form's float values at them, where those agree
     with its values in a wider float type, and where the domain holds: the same for every
@@ -450,17 +502,12 @@ def _first_at_draws(first: Expr, names: tuple[str, ...], domain: DomainKey, dtyp
     ranges = domain_bounds(given, names)
     rng = random.Random(seed)
     drawn: dict[str, np.ndarray] = {}
+    bands = {"moderate": (MODERATE,), "extremes": extreme_bands(dtype)}.get(drawn_as)
     for name in names:
-        found = moderate_floats(rng, *ranges[name], draws, dtype) if moderate else None
+        found = None if bands is None else \
+            magnitude_floats(rng, *ranges[name], draws, dtype, bands)
         drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if found is None else found
-    values = values_at(first, Sample(drawn, np.zeros(draws), dtype))
-    with np.errstate(all="ignore"):
-        wide = np.broadcast_to(np.asarray(
-            evaluate(first, {n: v.astype(WIDER[dtype]) for n, v in drawn.items()}),
-            dtype=DTYPES[dtype][0]), (draws,))
-    steady = np.zeros(draws, dtype=bool)
-    finite = np.flatnonzero(np.isfinite(values))
-    steady[finite] = ulp_bits(values[finite], wide[finite], dtype) <= 1
+    values, steady = _steady_values(first, drawn, dtype)
     return drawn, values, steady, inside(given, drawn)
 
 

@@ -48,12 +48,20 @@ class Regimes:
     past_overflow: bool = False  # the original but where its operations overflowed
 
     def expr(self) -> Expr:
+        """The branches as where(...)s: each below its threshold, or up to it where that is
+        the largest float (past it a value overflowed; at it, it did not)."""
         result = self.forms[-1]
         for threshold, form in zip(reversed(self.thresholds), reversed(self.forms[:-1]),
                                    strict=True):
             bound = number(Fraction(repr(threshold)))  # its shortest decimal, exactly
-            result = make("where", make("lt", self.on, bound), form, result)
+            below = "le" if threshold == _LARGEST else "lt"
+            result = make("where", make(below, self.on, bound), form, result)
         return result
+
+    def branch_at(self, values: np.ndarray) -> np.ndarray:
+        """The branch that each value of the split term takes, as expr() writes them."""
+        limits = [math.inf if t == _LARGEST else t for t in self.thresholds]
+        return np.searchsorted(np.array(limits), values, side="right")
 
     def without(self, points: Sample, fallback: Expr) -> Regimes | None:
         """The split kept off these points (where its forms are wrong): the first branch
@@ -66,7 +74,7 @@ class Regimes:
             values = values_at(self.on, points)
         if np.any(np.isnan(values)):
             return None
-        at = np.searchsorted(np.array(self.thresholds), values, side="right")
+        at = self.branch_at(values)
         last = len(self.forms) - 1
         ends = [*self.thresholds, math.inf]
         pieces: list[tuple[Expr, float]] = []  # (form, the value its range ends below)
@@ -77,7 +85,7 @@ class Regimes:
             elif k == 0 and (low := float(np.min(held))) > -math.inf:
                 end = float(shortest_decimal(low - abs(low) * SHORTENING, low))
                 pieces += [(form, end), (fallback, ends[k])]
-            elif k == last and (high := float(np.max(held))) < math.inf:
+            elif k == last and (high := float(np.max(held))) < _LARGEST:
                 above = float(np.nextafter(high, math.inf))
                 end = float(shortest_decimal(above, above + abs(above) * SHORTENING))
                 pieces += [(fallback, end), (form, ends[k])]
@@ -249,7 +257,7 @@ def _overflow_splits(original: Expr, measured: list[tuple[float, Expr, np.ndarra
     with np.errstate(all="ignore"):
         for term in overflowing_terms(original, points):
             terms.append(term)
-            beyond |= ~(np.abs(values_at(term, points)) < _LARGEST)  # (as the where will)
+            beyond |= ~(np.abs(values_at(term, points)) <= _LARGEST)  # (as the where will)
             _, other, _ = min(measured, key=lambda m: float(np.sum(m[2][beyond])))
             if other == original:
                 continue
@@ -449,7 +457,7 @@ def edges(expr: Expr) -> dict[Expr, list[float]]:
     in order."""
     found: dict[Expr, set[float]] = {}
     for node in postorder(expr):
-        if node.op != "where" or node.args[0].op != "lt":
+        if node.op != "where" or node.args[0].op not in ("lt", "le"):
             continue
         left, right = node.args[0].args
         for side, other in ((left, right), (right, left)):

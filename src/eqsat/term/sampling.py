@@ -22,7 +22,7 @@ DTYPES: dict[str, tuple[Any, Any, int, int]] = {  # float type, int type, precis
 
 SPREAD_SPECIAL = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0)
 FAMILY_SPECIAL = (0, 1, -1, 2, -2, 0.5, -0.5)  # where domains and sign conditions change
-MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have (moderate_floats)
+MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have
 
 
 def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
@@ -61,13 +61,23 @@ def float_bits(rng: random.Random, low: float, high: float, count: int, dtype: s
     return float_from_ordinals([rng.randint(start, stop) for _ in range(count)], dtype)
 
 
-def moderate_floats(rng: random.Random, low: float, high: float, count: int, dtype: str
-                    ) -> np.ndarray | None:
-    """count floats of magnitude log-uniform in MODERATE, of either sign, within [low,
-    high]; None where the range holds none of them."""
-    least, most = MODERATE
-    sides = [(sign, lo, hi) for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
-                                                 (-1.0, max(-high, least), min(-low, most)))
+def extreme_bands(dtype: str) -> tuple[tuple[float, float], ...]:
+    """MODERATE and the tenth of the exponents at each end of the float type's (subnormals
+    included): where one variable is moderate and others tiny or huge, an intermediate of one
+    form over- or underflows where another's does not."""
+    info = np.finfo(DTYPES[dtype][0])
+    largest, least = float(info.max), float(info.smallest_normal)
+    return MODERATE, (float(info.smallest_subnormal), least ** 0.9), (largest ** 0.9, largest)
+
+
+def magnitude_floats(rng: random.Random, low: float, high: float, count: int, dtype: str,
+                     bands: Sequence[tuple[float, float]]) -> np.ndarray | None:
+    """count floats within [low, high], each of either sign with its magnitude log-uniform in
+    one of the bands (one picked at each draw, among those the range meets); None where the
+    range meets none of them."""
+    sides = [(sign, lo, hi) for least, most in bands
+             for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
+                                  (-1.0, max(-high, least), min(-low, most)))
              if lo <= hi]
     if not sides:
         return None

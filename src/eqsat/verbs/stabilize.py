@@ -18,6 +18,7 @@ from ..accuracy import series
 from ..accuracy.localize import local_errors, overflows
 from ..accuracy.measure import (
     Domain,
+    Drawn,
     Sample,
     assumed_domain,
     bits_at,
@@ -30,6 +31,7 @@ from ..accuracy.measure import (
     sign_ranges,
     values_at,
     where_they_differ,
+    where_they_differ_at,
 )
 from ..accuracy.regimes import (
     FAR_BITS,
@@ -41,6 +43,7 @@ from ..accuracy.regimes import (
     wrong_where,
 )
 from ..accuracy.search import Candidate, better, most_accurate
+from ..accuracy.within import branch_points
 from ..algebra.exponentials import spread
 from ..algebra.intervals import proven_facts
 from ..algebra.normal import normalise
@@ -425,21 +428,27 @@ def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
         return bool(np.any(wrong_where(bits_at(form, points), bits_at(replaced, points))))
 
 
-# the draws a form is checked on (where_they_differ), each (a seed offset, moderate): five
-# over the domain, one at moderate magnitudes (a split that passed two was often wrong)
-DRAWS = ((3, False), (3, True), (4, False), (5, False), (6, False), (7, False))
+# the draws a form is checked on (where_they_differ), each (a seed offset, how drawn): five
+# over the domain, one at moderate magnitudes and one at extremes (a split that passed two
+# was often wrong)
+DRAWS: tuple[tuple[int, Drawn], ...] = (
+    (3, "floats"), (3, "moderate"), (3, "extremes"), (4, "floats"), (5, "floats"),
+    (6, "floats"), (7, "floats"))
+BRANCH_SEED, BRANCH_DRAWS = 8, 4096  # refuse_split's draws: the seed offset, per branch
 
 
 @dataclass
 class _WrongPoints:
     """Points to refuse a wrong answer at: a form far off where the input is close
     (_wrong_somewhere) on the sample, or at the points of the domain where the two are far
-    apart in floats (where_they_differ), drawn over the domain and at moderate magnitudes. A
-    form can be wrong at a few points in a thousand, none of them in the sample
-    (d/hypot(c, d)*a underflows for a tiny d and a huge c where (b*c - a*d)/(c*c + d*d)
-    does not), or only where every variable is moderate, which draws over every float
-    seldom meet (exp(y)^log(y/(z + y)) at y = -6792); the points one form was wrong at are
-    kept, to refuse the forms like it at once."""
+    apart in floats (where_they_differ), drawn over the domain, at moderate magnitudes and
+    at extremes. A form can be wrong at a few points in a thousand, none of them in the
+    sample (d/hypot(c, d)*a underflows for a tiny d and a huge c where (b*c - a*d)/(c*c +
+    d*d) does not), only where every variable is moderate, which draws over every float
+    seldom meet (exp(y)^log(y/(z + y)) at y = -6792), or where a moderate one meets tiny and
+    huge others (x + z*(y/a) overflows at y = 1e10, z = 1e-305, a = 1e-300 where x + y*z/a
+    is 1e5); the points one form was wrong at are kept, to refuse the forms like it at
+    once."""
 
     start: Expr
     domain: Domain
@@ -451,12 +460,30 @@ class _WrongPoints:
             return False
         if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
             return True
-        for seed, moderate in DRAWS:
+        for seed, drawn_as in DRAWS:
             differ = where_they_differ(self.start, form, self.domain, self.samples[0].dtype,
-                                       self.seed + seed, FAR_BITS, moderate=moderate)
+                                       self.seed + seed, FAR_BITS, drawn_as=drawn_as)
             if differ is not None and _wrong_somewhere(form, self.start, differ):
                 self.samples.append(differ)
                 return True
+        return False
+
+    def refuse_split(self, regimes: Regimes) -> bool:
+        """refuse, and at points inside each branch of the split (within.branch_points): a
+        branch's form can be wrong in a corner of its range that draws over the domain seldom
+        meet (x + y*(z/a) where |y*z| < 3e-323 is NaN at y = 0, z = 1e300, a = 1e-300)."""
+        branched = regimes.expr()
+        if self.refuse(branched):
+            return True
+        dtype = self.samples[0].dtype
+        names = sorted(s.name for s in self.start.free_symbols())
+        drawn = branch_points(regimes, domain_bounds(self.domain, names), dtype,
+                              self.seed + BRANCH_SEED, BRANCH_DRAWS)
+        differ = where_they_differ_at(self.start, branched, drawn, self.domain, dtype,
+                                      FAR_BITS)
+        if differ is not None and _wrong_somewhere(branched, self.start, differ):
+            self.samples.append(differ)
+            return True
         return False
 
 
@@ -491,7 +518,7 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
         fresh sample and is nowhere wrong."""
         branched = regimes.expr()
         saving = GAIN_PER_BRANCH / 2 * regimes.branches
-        if mean_bits(branched, fresh) > single - saving or wrong.refuse(branched):
+        if mean_bits(branched, fresh) > single - saving or wrong.refuse_split(regimes):
             return None
         return Candidate(branched, mean_bits(branched, points), CostModel().tree_cost(branched))
 
