@@ -44,6 +44,7 @@ from ..accuracy.regimes import (
 )
 from ..accuracy.search import Candidate, better, most_accurate
 from ..accuracy.within import branch_points
+from ..algebra.conjugates import conjugates
 from ..algebra.exponentials import spread
 from ..algebra.intervals import proven_facts
 from ..algebra.normal import normalise
@@ -284,19 +285,22 @@ class _Search:
         reaches only by reordering, and one near its node limit may not; each with its
         exponentials spread over sums and combined (algebra/exponentials.spread: a +
         log1p(c*exp(-a)) with the terms of c each times exp(-a), as one exponential), which
-        the e-graph would reach only after as many more steps. At most MAX_SEEDS; none in a
-        term of more than MAX_SETTLED_NODES nodes (its views take time quadratic in a sum's
-        length)."""
+        the e-graph would reach only after as many more steps; and each difference of square
+        roots as a quotient by their sum (algebra/conjugates.py), its radicands' difference
+        reduced, which the rules reach only by expanding both. At most MAX_SEEDS
+        regroupings; none in a term of more than MAX_SETTLED_NODES nodes (its views take time
+        quadratic in a sum's length)."""
         if tree_size(expr) > MAX_SETTLED_NODES:
             return []
         found = itertools.islice(regroupings(expr, _direct_rules(self.rules, self.rulesets)),
                                  MAX_SEEDS)
         cost = self.model.remembering_tree_cost()
 
-        def combined(exponent: Expr) -> Expr:
-            return normalise(exponent, cost).forms[0]
+        def combined(rational: Expr) -> Expr:
+            return normalise(rational, cost).forms[0]
 
-        return list(dict.fromkeys((node, spread(made, combined)) for node, made in found))
+        return list(dict.fromkeys([*((node, spread(made, combined)) for node, made in found),
+                                   *conjugates(expr, combined)]))
 
     def localized(self, best: Candidate, limits: Limits, points: Sample, floor: float
                   ) -> tuple[Candidate, list[Candidate]]:
