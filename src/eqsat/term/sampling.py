@@ -75,17 +75,15 @@ def magnitude_floats(rng: random.Random, low: float, high: float, count: int, dt
     """count floats within [low, high], each of either sign with its magnitude log-uniform in
     one of the bands (one picked at each draw, among those the range meets); None where the
     range meets none of them."""
-    sides = [(sign, lo, hi) for least, most in bands
-             for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
-                                  (-1.0, max(-high, least), min(-low, most)))
-             if lo <= hi]
-    if not sides:
+    sides = np.array([(sign, math.log(lo), math.log(hi)) for least, most in bands
+                      for sign, lo, hi in ((1.0, max(low, least), min(high, most)),
+                                           (-1.0, max(-high, least), min(-low, most)))
+                      if lo <= hi])
+    if not len(sides):
         return None
-    made = []
-    for _ in range(count):
-        sign, lo, hi = rng.choice(sides)
-        made.append(sign * math.exp(rng.uniform(math.log(lo), math.log(hi))))
-    return np.array(made, dtype=DTYPES[dtype][0])
+    generator = np.random.default_rng(rng.getrandbits(64))
+    sign, lo, hi = sides[generator.integers(len(sides), size=count)].T
+    return np.asarray(sign * np.exp(generator.uniform(lo, hi)), dtype=DTYPES[dtype][0])
 
 
 def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
