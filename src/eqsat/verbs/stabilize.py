@@ -216,7 +216,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     localized = [*localized, *split]
     tried += len(localized)
     forms.update((c.expr, c.bits) for c in localized)
-    if best.bits > before:  # a tie within noise, but never less accurate than the input
+    if best.bits >= before:  # no more accurate than the input (a tie within noise): the input
         best = Candidate(start, before, model.tree_cost(start))
     wrong = _WrongPoints(start, domain, seed, [points_])
     if wrong.refuse(best.expr):  # the most accurate that nowhere is
@@ -224,8 +224,11 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                     sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
                     if bits <= before and not wrong.refuse(f))
     best = _with_regimes(best, forms, start, domain, points_, seed, stop, wrong)
-    shown = display_order(_shown(best.expr))  # (a normal form's, a local search's, a regime's)
-    if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits:
+    # as shown (a normal form's, a local search's, a regime's), where that is as accurate and
+    # nowhere wrong: its products grouped from the left, 2*x*y overflows where 2*(x*y) does not
+    shown = display_order(_shown(best.expr))
+    if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits and \
+            not wrong.refuse(shown):
         best = Candidate(shown, shown_bits, model.tree_cost(shown))
     if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
         total.stop_reason = StopReason.TIME
