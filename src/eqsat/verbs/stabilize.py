@@ -216,7 +216,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     localized = [*localized, *split]
     tried += len(localized)
     forms.update((c.expr, c.bits) for c in localized)
-    if best.bits >= before:  # no more accurate than the input (a tie within noise): the input
+    if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     wrong = _WrongPoints(start, domain, seed, [points_])
     if wrong.refuse(best.expr):  # the most accurate that nowhere is
