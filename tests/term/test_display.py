@@ -41,6 +41,8 @@ EXAMPLES: dict[str, tuple[Callable[[], Expr], str, str]] = {
     "sin": (lambda: eqsat.sin(x) ** 2, r"\sin\left(x\right)^{2}", "sin(x)²"),
     "cos": (lambda: eqsat.cos(x), r"\cos\left(x\right)", "cos(x)"),
     "tan": (lambda: eqsat.tan(x), r"\tan\left(x\right)", "tan(x)"),
+    "sinpi": (lambda: eqsat.sinpi(x), r"\operatorname{sinpi}\left(x\right)", "sinpi(x)"),
+    "cospi": (lambda: eqsat.cospi(x), r"\operatorname{cospi}\left(x\right)", "cospi(x)"),
     "asin": (lambda: eqsat.asin(x), r"\arcsin\left(x\right)", "asin(x)"),
     "acos": (lambda: eqsat.acos(x), r"\arccos\left(x\right)", "acos(x)"),
     "atan": (lambda: eqsat.atan(x), r"\arctan\left(x\right)", "atan(x)"),

@@ -173,3 +173,25 @@ def test_a_where_is_defined_where_the_branch_it_takes_is(text: str, at_minus_two
             assert exact is None and ball is None
         else:
             assert float(exact) == pytest.approx(expected) and ball == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("name", ["sinpi", "cospi"])
+def test_sinpi_and_cospi_are_correctly_rounded_or_nearly_at_any_magnitude(name: str) -> None:
+    """The argument reduced exactly (x less the nearest multiple of 1/2): within an ulp or
+    two of the true value at half-integers, near them, and past 2^53 (every float an even
+    integer there), where sin(pi*x) computed as written has no correct digit."""
+    points = [0.5, 1.0, 1.5, 2.5 - 2**-50, -3.25, 7.0 / 3, 1e-300, 2.0**52 + 1, 2.0**53 + 2,
+              -1e300, 123456789.5, 0.1, -0.75]
+    spec = OPS[name]
+    for dtype in (np.float64, np.float32):
+        with np.errstate(over="ignore"):
+            values = np.array(points, dtype=dtype)
+        values = values[np.isfinite(values)]  # (-1e300 past float32's range)
+        got = numpy_function(name)(values)
+        assert got.dtype == dtype
+        for x, value in zip(values, got, strict=True):
+            exact = spec.reference(mpmath.mpf(float(x)))  # type: ignore[misc]
+            assert abs(float(value) - float(exact)) <= 2 * abs(float(np.spacing(dtype(exact)))) \
+                or float(exact) == value == 0, (name, dtype, x, value, exact)
+    with np.errstate(invalid="ignore"):
+        assert np.all(np.isnan(numpy_function(name)(np.array([np.inf, -np.inf, np.nan]))))

@@ -27,6 +27,9 @@ from tests.conftest import assert_equivalent, corpus
     # sqrt-conjugate-one gives x/(sqrt(x + 1) + 1), 0.48 bits; with pow-minus-one, 0.27:
     ("sqrt(1 + x) - 1", {"x": (1e-14, 1e-5)}, "x*sigmoid(-1/2*log1p(x))"),
     ("(x + 1) - x", None, "1"),
+    # pi*x rounds away every digit past x's magnitude: sinpi and cospi reduce x exactly
+    ("sin(2*pi*x)", None, "sinpi(2*x)"),
+    ("cos(pi*x/2)", None, "cospi(x/2)"),
     # -1/expm1(-x) alone is 0 where the input is -exp(x), a subnormal (x near -727: found
     # among the moderate draws of the check for wrong answers); where the input is as
     # accurate (x < -0.52, on the sample and the check's draws), the regimes keep it

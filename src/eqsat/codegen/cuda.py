@@ -37,6 +37,15 @@ _HELPERS = {
                 "log1p{S}(exp{S}(-fabs{S}(x))); }}",
     "log1mexp": "static __device__ T eqsat_log1mexp{S}(T x) {{ return x > (T)-0.6931471805599453"
                 " ? log{S}(-expm1{S}(x)) : log1p{S}(-exp{S}(x)); }}",
+    # (sinpi and cospi as term/numeric.py's: the host's C library may lack them)
+    "sinpi": "static __device__ T eqsat_sinpi{S}(T x) {{ if (!isfinite(x)) return x - x; "
+             "T r = fmod{S}(x, (T)2); T k = rint{S}(2 * r); "
+             "T t = (T)3.141592653589793 * (r - k / 2); int q = ((int)k % 4 + 4) % 4; "
+             "T v = q % 2 == 0 ? sin{S}(t) : cos{S}(t); return q < 2 ? v : -v; }}",
+    "cospi": "static __device__ T eqsat_cospi{S}(T x) {{ if (!isfinite(x)) return x - x; "
+             "T r = fmod{S}(x, (T)2); T k = rint{S}(2 * r); "
+             "T t = (T)3.141592653589793 * (r - k / 2); int q = ((int)k % 4 + 4) % 4; "
+             "T v = q % 2 == 0 ? cos{S}(t) : sin{S}(t); return q == 0 || q == 3 ? v : -v; }}",
     "logaddexp": "static __device__ T eqsat_logaddexp{S}(T a, T b) {{ T m = fmax{S}(a, b); "
                  "return a == b ? a + (T)0.6931471805599453 : "
                  "m + log1p{S}(exp{S}(-fabs{S}(a - b))); }}",

@@ -54,6 +54,27 @@ def log1mexp(x: Any) -> Any:
     return np.where(x > -math.log(2), np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
 
 
+def sinpi(x: Any) -> Any:
+    """sin(pi*x) with its argument reduced exactly: x less the nearest multiple of 1/2 (both
+    floats: fmod and the difference are exact), the sine or cosine of what is left."""
+    reduced = np.fmod(x, 2.0)
+    half_turns = np.rint(2 * reduced)
+    angle = np.pi * (reduced - half_turns / 2)
+    quarter = np.mod(half_turns, 4)
+    turned = np.where(quarter % 2 == 0, np.sin(angle), np.cos(angle))
+    return np.where(quarter < 2, turned, -turned)
+
+
+def cospi(x: Any) -> Any:
+    """cos(pi*x) with its argument reduced exactly, as sinpi reduces it."""
+    reduced = np.fmod(x, 2.0)
+    half_turns = np.rint(2 * reduced)
+    angle = np.pi * (reduced - half_turns / 2)
+    quarter = np.mod(half_turns, 4)
+    turned = np.where(quarter % 2 == 0, np.cos(angle), np.sin(angle))
+    return np.where((quarter == 0) | (quarter == 3), turned, -turned)
+
+
 def logsumexp(x: Any, axis: int | None = None) -> Any:
     """log(sum(exp(x))) over an axis (None: all), shifted by the largest element so that
     exp neither overflows nor underflows."""
