@@ -30,6 +30,10 @@ CLOSE_BITS = 8  # this close, is a wrong answer
     # a split on |y*z| gave z*(y/a) the points below 1e-290, where y/a overflows at a tiny
     # a (the draws seldom meet one: y*z in a narrow band and y/a past the largest float)
     ("x + y*z/a", {"x": 1.0, "y": 1e10, "z": 1e-301, "a": 1e-300}),
+    # ... and below 1.36e-294 (inf at this point), and x + y*(z/a) below 3e-323 (NaN at y =
+    # 0): corners of a branch that draws over the domain never met (within.branch_points)
+    ("x + y*z/a", {"x": 1.0, "y": 1e10, "z": 1e-305, "a": 1e-300}),
+    ("x + y*z/a", {"x": 1.0, "y": 0.0, "z": 1e300, "a": 1e-300}),
     # y*(z*(x/(x - z))) where x*y*z overflows, and only there: elsewhere x/(x - z) can be a
     # subnormal where the input is right
     ("x*y*z/(x - z)", {"x": 1e-310, "y": 1e300, "z": 1e10}),
