@@ -26,8 +26,8 @@ from ..term.sampling import (
     MODERATE,
     extreme_bands,
     float_bits,
-    float_ordinals,
     magnitude_floats,
+    ordinal_array,
 )
 
 Domain = Mapping[str, tuple[float, float]] | str | None
@@ -94,8 +94,14 @@ def ulp_bits(computed: np.ndarray, truth: np.ndarray, dtype: str = "float64") ->
     """log2(1 + floats between computed and the true value); the full width where the
     computed value is not finite."""
     width = DTYPES[dtype][3]
-    ordered = zip(float_ordinals(computed, dtype), float_ordinals(truth, dtype), strict=True)
-    bits = np.array([math.log2(1 + abs(a - b)) for a, b in ordered])
+    first, second = ordinal_array(computed, dtype), ordinal_array(truth, dtype)
+    # of one sign the difference is exact in int64; across 0 it may pass 2^63, and the sum
+    # of the magnitudes is taken as a float (it rounds only past 2^53, where the bits do not
+    # change)
+    across = (first < 0) != (second < 0)
+    apart = np.where(across, np.abs(first).astype(np.float64) + np.abs(second),
+                     np.abs(np.where(across, 0, first - second)).astype(np.float64))
+    bits = np.log2(1 + apart)
     return np.where(np.isfinite(np.asarray(computed, dtype=np.float64)), bits, float(width))
 
 

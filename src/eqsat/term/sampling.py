@@ -27,10 +27,15 @@ MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have
 
 def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
     """Floats as integers in their order, so that adjacent floats differ by 1."""
+    return ordinal_array(values, dtype).tolist()  # type: ignore[no-any-return]
+
+
+def ordinal_array(values: np.ndarray, dtype: str) -> np.ndarray:
+    """float_ordinals as an int64 array (-0.0 and 0.0 both 0)."""
     float_type, int_type, _, width = DTYPES[dtype]
     bits = np.asarray(values, dtype=float_type).view(int_type).astype(np.int64)
-    mask = (1 << (width - 1)) - 1
-    return [int(b) if b >= 0 else -(int(b) & mask) for b in bits.tolist()]
+    ordinals: np.ndarray = np.where(bits >= 0, bits, -(bits & ((1 << (width - 1)) - 1)))
+    return ordinals
 
 
 def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
