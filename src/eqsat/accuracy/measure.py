@@ -463,7 +463,7 @@ def _apart(first: Expr, second: Expr, drawn: dict[str, np.ndarray],
     # where the first overflows it cannot be the close one, and such points can fill the
     # `most` (sqrt(y^2 + x) - y over every float); so can points where it is only inaccurate
     # (a series' region), and hide those where the second is wrong
-    # (and where it is finite and the other not, and where it is steady, taken in turns)
+    # (the first two kinds taken in turns: neither fills `most` alone)
     likely = [np.flatnonzero(apart & finite[0] & ~finite[1]),
               np.flatnonzero(apart & finite[1] & steady)]
     chosen = np.concatenate([_in_turns(likely),

@@ -25,8 +25,8 @@ def branch_points(regimes: Regimes, ranges: Mapping[str, tuple[float, float]], d
     term lies in the branch's range: none for a term that holds no variable once through +
     - * / and abs alone."""
     on = regimes.on
-    solvable = [name for name in sorted(ranges) if _path(on, name) is not None]
-    if not solvable:
+    paths = {name: path for name in sorted(ranges) if (path := _path(on, name)) is not None}
+    if not paths:
         return {}
     rng = random.Random(seed)
     ends = [-math.inf, *regimes.thresholds, math.inf]
@@ -38,15 +38,15 @@ def branch_points(regimes: Regimes, ranges: Mapping[str, tuple[float, float]], d
             low = max(low, 0.0)
         if low >= high:
             continue
-        for k, name in enumerate(solvable):
-            size = count // len(solvable) + (k < count % len(solvable))
+        for k, (name, path) in enumerate(paths.items()):
+            size = count // len(paths) + (k < count % len(paths))
             drawn = {other: _extremes(rng, bounds, size, dtype)
                      for other, bounds in sorted(ranges.items()) if other != name}
             # half among the range's floats, half at its extremes (its moderate part too)
             target = np.concatenate([float_bits(rng, low, high, size // 2, dtype),
                                      _extremes(rng, (low, high), size - size // 2, dtype)])
             with np.errstate(all="ignore"):
-                drawn[name] = _solved(on, name, target, drawn, rng).astype(DTYPES[dtype][0])
+                drawn[name] = _solved(path, target, drawn, rng).astype(DTYPES[dtype][0])
                 value = np.broadcast_to(evaluate(on, drawn), (size,))
             keep = (regimes.branch_at(value) == branch) & np.isfinite(drawn[name])
             for other in ranges:
@@ -74,17 +74,19 @@ def _path(term: Expr, name: str) -> list[tuple[Expr, int]] | None:
     return None if rest is None else [(term, held[0]), *rest]
 
 
-def _solved(term: Expr, name: str, target: np.ndarray, values: dict[str, np.ndarray],
+def _solved(path: list[tuple[Expr, int]], target: np.ndarray, values: dict[str, np.ndarray],
             rng: random.Random) -> np.ndarray:
-    """The variable's values that give the term the target values (NaN where none), the
-    other variables at theirs: each operation on the path undone (abs with either sign)."""
-    path = _path(term, name)
-    assert path is not None  # (branch_points solves only for the variables that have one)
+    """The values of the variable at the path's end that give the term at its start the
+    target values (NaN where none), the other variables at theirs: each operation on the
+    path undone (abs with either sign)."""
     value = np.asarray(target, dtype=float)
     for node, k in path:
-        if node.op in ("neg", "abs"):
+        if node.op == "neg":
+            value = -value
+            continue
+        if node.op == "abs":
             signs = np.array([rng.choice((-1.0, 1.0)) for _ in range(len(value))])
-            value = -value if node.op == "neg" else np.where(value >= 0, value * signs, np.nan)
+            value = np.where(value >= 0, value * signs, np.nan)
             continue
         other = np.broadcast_to(evaluate(node.args[1 - k], values), value.shape)
         if node.op == "add":

@@ -27,7 +27,7 @@ MODERATE = (1e-4, 1e4)  # the magnitudes inputs mostly have
 
 def float_ordinals(values: np.ndarray, dtype: str) -> list[int]:
     """Floats as integers in their order, so that adjacent floats differ by 1."""
-    return ordinal_array(values, dtype).tolist()  # type: ignore[no-any-return]
+    return [int(o) for o in ordinal_array(values, dtype)]
 
 
 def ordinal_array(values: np.ndarray, dtype: str) -> np.ndarray:

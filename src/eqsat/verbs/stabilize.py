@@ -511,9 +511,10 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
     form can still win a branch that keeps it from them: regimes.py counts a form far off
     where the input is close as worse than any other there). Kept if they beat the best
     single form there and again on a fresh sample (a split that only fits the sample is not
-    kept), and are nowhere wrong; else the next one, chosen again with the points a refusal
-    found, among them the refused split kept off the points where it was wrong (_repaired),
-    REGIMES_TRIED of them at most."""
+    kept), and are nowhere wrong (_WrongPoints.refuse_split: over the domain and inside each
+    branch); else the next one, chosen again with the points a refusal found, among them
+    the refused split kept off the points where it was wrong (_repaired), REGIMES_TRIED of
+    them at most."""
     ranked = sorted(forms, key=forms.__getitem__)
     # half the time left: their work budget (series.SERIES_WORK) takes up to ~0.9 s here, and
     # a quarter cut the clustering case on a busy machine (an answer that followed the load)
