@@ -420,8 +420,8 @@ def where_they_differ(first: Expr, second: Expr, domain: Domain, dtype: str, see
     true value at each: where at least one of them is wrong, found without a true value at
     the other points (a form far off at one point in a hundred where the other is close is
     seldom among 256 points with true values). Those where the first is likely right first:
-    where it is finite and the second not, then where it agrees with itself computed in a
-    wider float type (long double, where the machine has one). None where there is no such
+    where it agrees with itself computed in a wider float type (long double, where the
+    machine has one), then where it is finite and the second not. None where there is no such
     point, or none with a true value. drawn_as: "floats", uniformly over the float bit
     patterns; "moderate", as inputs mostly are, each variable's magnitude log-uniform from
     1e-4 to 1e4 where its range allows (over every float, three variables are all that
@@ -463,10 +463,12 @@ def _apart(first: Expr, second: Expr, drawn: dict[str, np.ndarray],
     # where the first overflows it cannot be the close one, and such points can fill the
     # `most` (sqrt(y^2 + x) - y over every float); so can points where it is only inaccurate
     # (a series' region), and hide those where the second is wrong
-    # (the first two kinds taken in turns: neither fills `most` alone)
-    likely = [np.flatnonzero(apart & finite[0] & ~finite[1]),
-              np.flatnonzero(apart & finite[1] & steady)]
+    # (where it is steady, those where the other is not finite and the rest in turns: neither
+    # fills `most` alone)
+    likely = [np.flatnonzero(apart & steady & ~finite[1]),
+              np.flatnonzero(apart & steady & finite[1])]
     chosen = np.concatenate([_in_turns(likely),
+                             np.flatnonzero(apart & finite[0] & ~steady & ~finite[1]),
                              np.flatnonzero(apart & finite[0] & finite[1] & ~steady),
                              np.flatnonzero(apart & ~finite[0])])[:most]
     names = sorted(drawn)

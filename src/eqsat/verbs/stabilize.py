@@ -435,12 +435,13 @@ def _wrong_somewhere(form: Expr, replaced: Expr, points: Sample) -> bool:
         return bool(np.any(wrong_where(bits_at(form, points), bits_at(replaced, points))))
 
 
-# the draws a form is checked on (where_they_differ), each (a seed offset, how drawn): five
-# over the domain, one at moderate magnitudes and one at extremes (a split that passed two
-# was often wrong)
+# the draws a form is checked on (where_they_differ), each (a seed offset, how drawn): four
+# over the domain, one at moderate magnitudes and two at extremes (a split that passed two
+# was often wrong; a form wrong where c is near the largest float and b tiny passed one
+# draw at extremes)
 DRAWS: tuple[tuple[int, Drawn], ...] = (
-    (3, "floats"), (3, "moderate"), (3, "extremes"), (4, "floats"), (5, "floats"),
-    (6, "floats"), (7, "floats"))
+    (3, "floats"), (3, "moderate"), (3, "extremes"), (4, "floats"), (4, "extremes"),
+    (5, "floats"), (6, "floats"))
 BRANCH_SEED, BRANCH_DRAWS = 8, 4096  # refuse_split's draws: the seed offset, per branch
 
 
