@@ -29,9 +29,10 @@ def test_each_branch_gets_points_with_the_split_term_in_its_range() -> None:
     with np.errstate(all="ignore"):
         held = np.abs(points["y"] * points["z"])
     assert set(points) == set("axyz") and len(held) == len(points["a"])
-    assert np.sum(held < 3e-323) > 300  # (some are dropped: y*z rounded out of the range)
-    assert np.sum((held >= 3e-323) & (held < 1e300)) > 300
-    assert np.sum(held >= 1e300) > 300
+    # (some are dropped: y*z rounded out of the range, or past the largest float)
+    assert np.sum(held < 3e-323) > 250
+    assert np.sum((held >= 3e-323) & (held < 1e300)) > 250
+    assert np.sum(held >= 1e300) > 250
 
 
 def test_a_branch_wrong_in_a_corner_of_its_range_is_found_there() -> None:
@@ -58,14 +59,17 @@ def test_no_points_where_no_variable_can_be_solved_for() -> None:
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_extremes_are_moderate_tiny_or_huge_and_finite(dtype: str) -> None:
+def test_extremes_are_moderate_tiny_huge_or_near_the_edges_and_finite(dtype: str) -> None:
     bands = extreme_bands(dtype)
-    drawn = magnitude_floats(random.Random(0), -math.inf, math.inf, 3000, dtype, bands)
+    drawn = magnitude_floats(random.Random(0), -math.inf, math.inf, 5000, dtype, bands)
     assert drawn is not None and np.all(np.isfinite(drawn))
     magnitudes = np.abs(drawn)
     for low, high in bands:
-        # each band gets a third of the draws, either sign (subnormals round to their floats)
-        assert 800 < np.sum((magnitudes >= low * 0.99) & (magnitudes <= high)) < 1200
+        # each band gets a fifth of the draws at least (the edges' overlap the ends'), of
+        # either sign (subnormals round to their floats)
+        assert np.sum((magnitudes >= low * 0.99) & (magnitudes <= high)) > 800
+    largest = float(np.finfo(dtype).max)
+    assert 100 < np.sum(magnitudes > largest / 2) < 400  # (where 2*c overflows: 1 in 27)
     assert magnitude_floats(random.Random(0), 2.0, 3.0, 4, dtype, bands[1:]) is None
 
 

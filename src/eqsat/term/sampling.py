@@ -67,12 +67,15 @@ def float_bits(rng: random.Random, low: float, high: float, count: int, dtype: s
 
 
 def extreme_bands(dtype: str) -> tuple[tuple[float, float], ...]:
-    """MODERATE and the tenth of the exponents at each end of the float type's (subnormals
-    included): where one variable is moderate and others tiny or huge, an intermediate of one
-    form over- or underflows where another's does not."""
+    """MODERATE, the tenth of the exponents at each end of the float type's (subnormals
+    included), and the six binades below the largest float and about the smallest normal
+    one: where one variable is moderate and others tiny or huge, an intermediate of one form
+    over- or underflows where another's does not, and near the edges a factor of 2 does
+    (2*c overflows where c does not)."""
     info = np.finfo(DTYPES[dtype][0])
     largest, least = float(info.max), float(info.smallest_normal)
-    return MODERATE, (float(info.smallest_subnormal), least ** 0.9), (largest ** 0.9, largest)
+    return (MODERATE, (float(info.smallest_subnormal), least ** 0.9),
+            (largest ** 0.9, largest), (largest / 64, largest), (least / 8, least * 8))
 
 
 def magnitude_floats(rng: random.Random, low: float, high: float, count: int, dtype: str,
