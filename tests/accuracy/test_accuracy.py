@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import struct
+import sys
 from fractions import Fraction
 
 import mpmath
@@ -59,6 +60,12 @@ def test_ulp_distance_counts_floats_and_marks_non_finite_results() -> None:
     computed = np.array([1.0, np.nextafter(1.0, 2.0), np.inf])
     assert list(ulp_bits(computed, one)) == [0.0, 1.0, 64.0]
     assert list(ulp_bits(np.array([-0.0]), np.array([0.0]))) == [0.0]
+    # across zero: the floats on both sides (the count passes 2^63 between the largest two)
+    tiny, largest = 5e-324, sys.float_info.max
+    across = ulp_bits(np.array([-tiny, -largest, -1.0]), np.array([tiny, largest, 1.0]))
+    assert across[0] == math.log2(3)
+    assert across[1] == pytest.approx(math.log2(1 + 2 * _ordinal(largest)))
+    assert across[2] == pytest.approx(math.log2(1 + 2 * _ordinal(1.0)))
 
 
 def test_true_value_resolves_deep_cancellation_and_drops_undefined_points() -> None:
