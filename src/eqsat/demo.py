@@ -71,6 +71,7 @@ _STABILIZE: list[tuple[str, str | None]] = [
     ("atan(N + 1) - atan(N)", None),
     ("log(x + sqrt(x*x + 1))", None),
     ("x^y - 1", None),  # x > 0 is not proven: found assuming it, offered where it holds
+    ("sin(2*pi*x)", None),  # sinpi reduces x exactly, where 2*pi*x rounds away its digits
 ]
 
 _USER_RULES = """\
