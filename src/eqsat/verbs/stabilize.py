@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..accuracy import series
+from ..accuracy.edges import edge_points
 from ..accuracy.localize import local_errors, overflows
 from ..accuracy.measure import (
     Domain,
@@ -443,6 +444,7 @@ DRAWS: tuple[tuple[int, Drawn], ...] = (
     (3, "floats"), (3, "moderate"), (3, "extremes"), (4, "floats"), (4, "extremes"),
     (5, "floats"), (6, "floats"))
 BRANCH_SEED, BRANCH_DRAWS = 8, 4096  # refuse_split's draws: the seed offset, per branch
+EDGE_SEED, EDGE_DRAWS = 9, 1024  # about a subterm's overflow (edges.py), for one variable
 
 
 @dataclass
@@ -468,13 +470,19 @@ class _WrongPoints:
             return False
         if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
             return True
-        for seed, drawn_as in DRAWS:
-            differ = where_they_differ(self.start, form, self.domain, self.samples[0].dtype,
-                                       self.seed + seed, FAR_BITS, drawn_as=drawn_as)
-            if differ is not None and _wrong_somewhere(form, self.start, differ):
-                self.samples.append(differ)
-                return True
-        return False
+        dtype = self.samples[0].dtype
+        if any(self._wrong_among(form, where_they_differ(
+                self.start, form, self.domain, dtype, self.seed + seed, FAR_BITS,
+                drawn_as=drawn_as)) for seed, drawn_as in DRAWS):
+            return True
+        names = sorted(s.name for s in self.start.free_symbols())
+        if len(names) != 1:
+            return False
+        # and about where its subterms pass the largest float or the smallest normal one
+        (name, bounds), = domain_bounds(self.domain, names).items()
+        drawn = edge_points(form, name, bounds, dtype, self.seed + EDGE_SEED, EDGE_DRAWS)
+        return self._wrong_among(form, where_they_differ_at(self.start, form, drawn,
+                                                            self.domain, dtype, FAR_BITS))
 
     def refuse_split(self, regimes: Regimes) -> bool:
         """refuse, and at points inside each branch of the split (within.branch_points): a
@@ -487,12 +495,16 @@ class _WrongPoints:
         names = sorted(s.name for s in self.start.free_symbols())
         drawn = branch_points(regimes, domain_bounds(self.domain, names), dtype,
                               self.seed + BRANCH_SEED, BRANCH_DRAWS)
-        differ = where_they_differ_at(self.start, branched, drawn, self.domain, dtype,
-                                      FAR_BITS)
-        if differ is not None and _wrong_somewhere(branched, self.start, differ):
-            self.samples.append(differ)
-            return True
-        return False
+        return self._wrong_among(branched, where_they_differ_at(
+            self.start, branched, drawn, self.domain, dtype, FAR_BITS))
+
+    def _wrong_among(self, form: Expr, differ: Sample | None) -> bool:
+        """Whether the form is wrong at some of these points (then kept, to refuse the forms
+        like it at once)."""
+        if differ is None or not _wrong_somewhere(form, self.start, differ):
+            return False
+        self.samples.append(differ)
+        return True
 
 
 def _own_sample(term: Expr, points: Sample) -> Sample | None:

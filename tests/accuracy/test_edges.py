@@ -1,0 +1,37 @@
+"""Points of one variable about where a subterm of a form passes the edge of the floats."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import eqsat
+from eqsat.accuracy.edges import edge_points
+from eqsat.accuracy.measure import bits_at, where_they_differ, where_they_differ_at
+from eqsat.accuracy.regimes import wrong_where
+
+EVERY = (-math.inf, math.inf)
+
+
+def test_a_form_wrong_in_a_narrow_band_before_an_overflow_is_found_there() -> None:
+    """1/(2*exp(2*c)) is 0 for c in (354.7, 354.9), where 2*exp(2*c) overflows and the input
+    0.5/exp(2*c) is a subnormal: draws over every float never land there."""
+    start, form = eqsat.parse("0.5/exp(2*c)"), eqsat.parse("1/(2*exp(2*c))")
+    assert all(where_they_differ(start, form, None, "float64", seed, 20, drawn_as=how) is None
+               for seed in (3, 4) for how in ("floats", "moderate", "extremes"))
+    drawn = edge_points(form, "c", EVERY, "float64", 0, 1024)
+    assert np.all(np.isfinite(drawn["c"])) and np.any(np.abs(drawn["c"] - 354.8) < 0.1)
+    found = where_they_differ_at(start, form, drawn, None, "float64", 20)
+    assert found is not None
+    with np.errstate(all="ignore"):
+        assert np.any(wrong_where(bits_at(form, found), bits_at(start, found)))
+
+
+def test_edges_of_each_subterm_and_none_where_nothing_passes_them() -> None:
+    drawn = edge_points(eqsat.parse("exp(x) + x*x"), "x", EVERY, "float64", 0, 512)
+    near = [709.78, -708.4, 1.34e154, -1.34e154]  # exp over/underflows, x*x overflows
+    assert all(np.any(np.abs(drawn["x"] / edge - 1) < 1 / 32) for edge in near)
+    assert edge_points(eqsat.parse("cos(x) + 1"), "x", (-1.0, 1.0), "float64", 0, 64) == {}
+    inside = edge_points(eqsat.parse("exp(x)"), "x", (0.0, 710.0), "float64", 0, 256)["x"]
+    assert len(inside) and np.all((inside >= 0) & (inside <= 710))
