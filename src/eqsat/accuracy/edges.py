@@ -12,7 +12,8 @@ import numpy as np
 from ..term.expr import Expr
 from ..term.numeric import evaluate
 from ..term.sampling import DTYPES, float_from_ordinals, ordinal_array, stratified
-from ..term.walks import postorder
+from .localize import float_values
+from .measure import Sample
 
 GRID = 4096  # points the edges are first looked for among (about one a binade)
 MOST_EDGES = 8  # edges kept, the first found
@@ -30,13 +31,15 @@ def edge_points(form: Expr, name: str, bounds: tuple[float, float], dtype: str, 
     ends = np.clip(np.array(bounds), -float(info.max), float(info.max)).astype(float_type)
     grid = np.sort(np.concatenate([stratified({name: bounds}, GRID, dtype, seed)[name], ends]))
     found: list[float] = []
-    for node in postorder(form):
-        if not node.args or len(found) >= MOST_EDGES:
-            continue
-        for limit in (float(info.max), float(info.smallest_normal)):
-            past = _past(node, name, grid, limit, float_type)
-            for i in np.flatnonzero(past[1:] != past[:-1])[:MOST_EDGES - len(found)]:
-                found.append(_bisected(node, name, grid[i], grid[i + 1], limit, dtype))
+    with np.errstate(all="ignore"):  # (every subterm's values in one walk: see float_values)
+        for node, values, operands in float_values(form, Sample({name: grid},
+                                                                 np.zeros(len(grid)), dtype)):
+            if not operands:  # (a variable or a constant)
+                continue
+            for limit in (float(info.max), float(info.smallest_normal)):
+                past = np.abs(values) >= limit
+                for i in np.flatnonzero(past[1:] != past[:-1])[:MOST_EDGES - len(found)]:
+                    found.append(_bisected(node, name, grid[i], grid[i + 1], limit, dtype))
     if not found:
         return {}
     rng = np.random.default_rng(random.Random(seed).getrandbits(64))
