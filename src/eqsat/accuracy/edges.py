@@ -6,6 +6,7 @@ draws over every float meet at one point in five million, moderate ones at one i
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import numpy as np
 
@@ -28,8 +29,7 @@ def edge_points(form: Expr, name: str, bounds: tuple[float, float], dtype: str, 
     side); none where no subterm does."""
     float_type = DTYPES[dtype][0]
     info = np.finfo(float_type)
-    ends = np.clip(np.array(bounds), -float(info.max), float(info.max)).astype(float_type)
-    grid = np.sort(np.concatenate([stratified({name: bounds}, GRID, dtype, seed)[name], ends]))
+    grid = _grid(name, bounds, dtype, seed)
     found: list[float] = []
     with np.errstate(all="ignore"):  # (every subterm's values in one walk: see float_values)
         for node, values, operands in float_values(form, Sample({name: grid},
@@ -49,6 +49,17 @@ def edge_points(form: Expr, name: str, bounds: tuple[float, float], dtype: str, 
                            dtype=float_type)
     low, high = bounds
     return {name: drawn[np.isfinite(drawn) & (drawn >= low) & (drawn <= high)]}
+
+
+@lru_cache(maxsize=8)
+def _grid(name: str, bounds: tuple[float, float], dtype: str, seed: int) -> np.ndarray:
+    """GRID floats of the range (stratified), its ends, in order: the same for every form a
+    stabilize checks (a refusal tries dozens). Shared: not to be changed."""
+    largest = float(np.finfo(DTYPES[dtype][0]).max)
+    ends = np.clip(np.array(bounds), -largest, largest).astype(DTYPES[dtype][0])
+    grid = np.sort(np.concatenate([stratified({name: bounds}, GRID, dtype, seed)[name], ends]))
+    grid.flags.writeable = False
+    return grid
 
 
 def _past(node: Expr, name: str, values: np.ndarray, limit: float, float_type: type

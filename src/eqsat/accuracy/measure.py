@@ -24,9 +24,9 @@ from ..term.reference import digits_needed, reference
 from ..term.sampling import (
     DTYPES,
     MODERATE,
+    banded_floats,
     extreme_bands,
     float_bits,
-    magnitude_floats,
     ordinal_array,
 )
 
@@ -512,9 +512,8 @@ def _first_at_draws(first: Expr, names: tuple[str, ...], domain: DomainKey, dtyp
     drawn: dict[str, np.ndarray] = {}
     bands = {"moderate": (MODERATE,), "extremes": extreme_bands(dtype)}.get(drawn_as)
     for name in names:
-        found = None if bands is None else \
-            magnitude_floats(rng, *ranges[name], draws, dtype, bands)
-        drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if found is None else found
+        drawn[name] = float_bits(rng, *ranges[name], draws, dtype) if bands is None else \
+            banded_floats(rng, *ranges[name], draws, dtype, bands)
     values, steady = _steady_values(first, drawn, dtype)
     return drawn, values, steady, inside(given, drawn)
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..term.expr import Expr
 from ..term.numeric import evaluate
-from ..term.sampling import DTYPES, extreme_bands, float_bits, magnitude_floats
+from ..term.sampling import DTYPES, banded_floats, extreme_bands, float_bits
 from .regimes import Regimes
 
 _INVERTIBLE = frozenset({"add", "sub", "mul", "div", "neg", "abs"})
@@ -29,6 +29,7 @@ def branch_points(regimes: Regimes, ranges: Mapping[str, tuple[float, float]], d
     if not paths:
         return {}
     rng = random.Random(seed)
+    bands = extreme_bands(dtype)
     ends = [-math.inf, *regimes.thresholds, math.inf]
     made: dict[str, list[np.ndarray]] = {name: [] for name in ranges}
     for branch, (low, high) in enumerate(itertools.pairwise(ends)):
@@ -40,11 +41,12 @@ def branch_points(regimes: Regimes, ranges: Mapping[str, tuple[float, float]], d
             continue
         for k, (name, path) in enumerate(paths.items()):
             size = count // len(paths) + (k < count % len(paths))
-            drawn = {other: _extremes(rng, bounds, size, dtype)
+            drawn = {other: banded_floats(rng, *bounds, size, dtype, bands)
                      for other, bounds in sorted(ranges.items()) if other != name}
             # half among the range's floats, half at its extremes (its moderate part too)
             target = np.concatenate([float_bits(rng, low, high, size // 2, dtype),
-                                     _extremes(rng, (low, high), size - size // 2, dtype)])
+                                     banded_floats(rng, low, high, size - size // 2, dtype,
+                                                   bands)])
             with np.errstate(all="ignore"):
                 drawn[name] = _solved(path, target, drawn, rng).astype(DTYPES[dtype][0])
                 value = np.broadcast_to(evaluate(on, drawn), (size,))
@@ -52,13 +54,6 @@ def branch_points(regimes: Regimes, ranges: Mapping[str, tuple[float, float]], d
             for other in ranges:
                 made[other].append(drawn[other][keep])
     return {name: np.concatenate(parts) for name, parts in made.items()}
-
-
-def _extremes(rng: random.Random, bounds: tuple[float, float], size: int, dtype: str
-              ) -> np.ndarray:
-    """size floats of the range drawn at extremes (over its floats where it holds none)."""
-    found = magnitude_floats(rng, *bounds, size, dtype, extreme_bands(dtype))
-    return float_bits(rng, *bounds, size, dtype) if found is None else found
 
 
 def _path(term: Expr, name: str) -> list[tuple[Expr, int]] | None:

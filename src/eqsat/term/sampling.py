@@ -94,6 +94,13 @@ def magnitude_floats(rng: random.Random, low: float, high: float, count: int, dt
     return np.asarray(sign * np.exp(generator.uniform(lo, hi)), dtype=DTYPES[dtype][0])
 
 
+def banded_floats(rng: random.Random, low: float, high: float, count: int, dtype: str,
+                  bands: Sequence[tuple[float, float]]) -> np.ndarray:
+    """magnitude_floats, or float_bits where the range meets none of the bands."""
+    found = magnitude_floats(rng, low, high, count, dtype, bands)
+    return float_bits(rng, low, high, count, dtype) if found is None else found
+
+
 def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
                seed: int = 0) -> dict[str, np.ndarray]:
     """count points without true values: each variable's float bit patterns within its range

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -465,6 +465,11 @@ class _WrongPoints:
     seed: int
     samples: list[Sample]
 
+    @cached_property
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        """Each variable of the input's range in the domain."""
+        return domain_bounds(self.domain, sorted(s.name for s in self.start.free_symbols()))
+
     def refuse(self, form: Expr) -> bool:
         if form == self.start:
             return False
@@ -475,11 +480,10 @@ class _WrongPoints:
                 self.start, form, self.domain, dtype, self.seed + seed, FAR_BITS,
                 drawn_as=drawn_as)) for seed, drawn_as in DRAWS):
             return True
-        names = sorted(s.name for s in self.start.free_symbols())
-        if len(names) != 1:
+        if len(self.ranges) != 1:
             return False
         # and about where its subterms pass the largest float or the smallest normal one
-        (name, bounds), = domain_bounds(self.domain, names).items()
+        (name, bounds), = self.ranges.items()
         drawn = edge_points(form, name, bounds, dtype, self.seed + EDGE_SEED, EDGE_DRAWS)
         return self._wrong_among(form, where_they_differ_at(self.start, form, drawn,
                                                             self.domain, dtype, FAR_BITS))
@@ -492,9 +496,8 @@ class _WrongPoints:
         if self.refuse(branched):
             return True
         dtype = self.samples[0].dtype
-        names = sorted(s.name for s in self.start.free_symbols())
-        drawn = branch_points(regimes, domain_bounds(self.domain, names), dtype,
-                              self.seed + BRANCH_SEED, BRANCH_DRAWS)
+        drawn = branch_points(regimes, self.ranges, dtype, self.seed + BRANCH_SEED,
+                              BRANCH_DRAWS)
         return self._wrong_among(branched, where_they_differ_at(
             self.start, branched, drawn, self.domain, dtype, FAR_BITS))
 
