@@ -42,6 +42,8 @@ EXAMPLES: dict[str, tuple[Callable[[], Expr], str, str]] = {
     "cos": (lambda: eqsat.cos(x), r"\cos\left(x\right)", "cos(x)"),
     "tan": (lambda: eqsat.tan(x), r"\tan\left(x\right)", "tan(x)"),
     "sinpi": (lambda: eqsat.sinpi(x), r"\operatorname{sinpi}\left(x\right)", "sinpi(x)"),
+    "fmod": (lambda: eqsat.fmod(x, 360), r"\operatorname{fmod}\left(x, 360\right)",
+             "fmod(x, 360)"),
     "cospi": (lambda: eqsat.cospi(x), r"\operatorname{cospi}\left(x\right)", "cospi(x)"),
     "asin": (lambda: eqsat.asin(x), r"\arcsin\left(x\right)", "asin(x)"),
     "acos": (lambda: eqsat.acos(x), r"\arccos\left(x\right)", "acos(x)"),

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 import eqsat
+from eqsat.accuracy.measure import true_value
+from eqsat.term.expr import call, symbol
 from eqsat.term.numeric import evaluate, numpy_function
 from eqsat.term.ops import ALIASES, OPS, ROWS, lookup
 from eqsat.term.parse import parse
@@ -195,3 +197,18 @@ def test_sinpi_and_cospi_are_correctly_rounded_or_nearly_at_any_magnitude(name: 
                 or float(exact) == value == 0, (name, dtype, x, value, exact)
     with np.errstate(invalid="ignore"):
         assert np.all(np.isnan(numpy_function(name)(np.array([np.inf, -np.inf, np.nan]))))
+
+
+def test_fmod_is_c_s_remainder_exact_at_any_magnitude() -> None:
+    """fmod(a, b) has a's sign and is exact in floats (the NumPy function, the reference and
+    the balls agree with Python's integers at huge angles); it is undefined where b is 0."""
+    spec = OPS["fmod"]
+    for a, b in [(7.0, 3.0), (-7.0, 3.0), (7.0, -3.0), (-7.0, -3.0), (1.2345e300, 360.0),
+                 (-1.2345e300, 360.0), (720.0, 360.0), (0.1, 360.0), (2.0**60 + 2**8, 90.0)]:
+        exact = math.copysign(int(abs(a)) % int(abs(b)), a) if a == int(a) else math.fmod(a, b)
+        assert float(numpy_function("fmod")(np.float64(a), np.float64(b))) == exact
+        assert float(spec.reference(mpmath.mpf(a), mpmath.mpf(b))) == exact  # type: ignore[misc]
+        assert true_value(call("fmod", symbol("a"), symbol("b")), {"a": a, "b": b},
+                          "float64") == exact
+    with pytest.raises(ZeroDivisionError):
+        spec.reference(mpmath.mpf(1), mpmath.mpf(0))  # type: ignore[misc]

@@ -30,6 +30,8 @@ from tests.conftest import assert_equivalent, corpus
     # pi*x rounds away every digit past x's magnitude: sinpi and cospi reduce x exactly
     ("sin(2*pi*x)", None, "sinpi(2*x)"),
     ("cos(pi*x/2)", None, "cospi(x/2)"),
+    # and in degrees (at a huge angle: a multiple of 180 rounded), reduced exactly first
+    ("sin(pi*x/180)", None, "sinpi(fmod(x, 360)/180)"),
     # the tangent of a quarter turn plus or less half an angle (map projections: Mercator's
     # y = log(tan(pi/4 + phi/2))): pi/4 + phi/2 rounds phi's digits away
     ("log(tan(pi/4 + x/2))", None, "asinh(tan(x))"),

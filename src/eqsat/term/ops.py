@@ -162,7 +162,8 @@ class Op:
     defined: tuple[tuple[str, int], ...] = ()  # where its operand must lie: ("ge", 0), ...
     absorbs: int = 0  # k where f(a) = f(0) + O(a^k) near 0: a tiny argument is absorbed
     exponential: bool = False  # exponentiates an argument (astronomically large values)
-    periodic: bool = False  # reduced modulo pi (digits of pi by the argument's magnitude)
+    periodic: bool = False  # its first operand reduced modulo a period (pi, 2, fmod's b): its
+    # true value needs digits by that operand's magnitude
     bounds: Callable[..., Any] | None = None  # its values' interval from its operands' (bounds.py)
     signs: tuple[SignRule, ...] = ()  # sign facts case by case, beyond `sign`
     integral: bool = False  # an integer wherever its operands are integers
@@ -261,6 +262,24 @@ def _ball_integer_power(a: Any, n: int) -> Any:
 def _ball_sign(a: Any) -> Any:
     kind = type(a)
     return kind(1) if a > 0 else kind(-1) if a < 0 else kind(0) if a.is_zero() else kind.nan()
+
+
+def _fmod(a: Any, b: Any) -> Any:
+    """C's fmod: a less b times the integer part of a/b (the sign of a; mpmath's fmod takes
+    b's)."""
+    if b == 0:
+        raise ZeroDivisionError("fmod by 0")
+    return mpmath.sign(a) * mpmath.fmod(abs(a), abs(b))
+
+
+def _ball_fmod(a: Any, b: Any) -> Any:
+    """fmod where the integer part of |a/b| is known exactly (NaN where the ball meets a
+    jump, or the sign of a is not known)."""
+    whole = (abs(a) / abs(b)).floor()
+    if not whole.is_exact() or not (a > 0 or a < 0 or a.is_zero()):
+        return type(a).nan()
+    left = abs(a) - abs(b) * whole
+    return -left if a < 0 else left
 
 
 def _ball_where(c: Any, a: Any, b: Any) -> Any:
@@ -368,11 +387,12 @@ ROWS: list[Op] = [
        ball=lambda a: a.cos()),
     Op("sinpi", 1, OpKind.FUNCTION, mpmath.sinpi, "sinpi", ("eqsat_sinpif", "eqsat_sinpi"), 20,
        derivative="pi*cospi(a)*diff(a, x)", defined_as="sin(pi*a)", numpy_cost=30,
+       periodic=True,
        bounds=lambda a: iv.sin(a * iv.pi),
        ball=lambda a: a.sin_pi()),
     Op("cospi", 1, OpKind.FUNCTION, mpmath.cospi, "cospi", ("eqsat_cospif", "eqsat_cospi"), 20,
        derivative="-pi*sinpi(a)*diff(a, x)", defined_as="cos(pi*a)", numpy_cost=30,
-       absorbs=2,
+       absorbs=2, periodic=True,
        bounds=lambda a: iv.cos(a * iv.pi),
        ball=lambda a: a.cos_pi()),
     Op("tan", 1, OpKind.FUNCTION, mpmath.tan, "np.tan", ("tanf", "tan"), 20, "cos(x) != 0",
@@ -436,6 +456,12 @@ ROWS: list[Op] = [
        bounds=absolute,
        signs=(((None,), "NonNeg"), (("NonZero",), "Pos")), integral=True,
        ball=abs),
+    # the remainder of a/b truncated toward 0, as C's fmod: exact in floats (a sine in
+    # degrees reduced by it loses nothing of a huge angle)
+    Op("fmod", 2, OpKind.FUNCTION, _fmod, "np.fmod", ("fmodf", "fmod"), 20, "b != 0",
+       derivative="diff(a, x) - (a - fmod(a, b))/b*diff(b, x)", numpy_cost=4,
+       periodic=True,
+       ball=_ball_fmod),
     Op("sign", 1, OpKind.FUNCTION, mpmath.sign, "np.sign", ("eqsat_signf", "eqsat_sign"), 12,
        derivative="0", sympy="sign", numpy_cost=0.6,
        signs=_SIGN_OF_SIGNS,
@@ -573,7 +599,7 @@ INFIX: dict[str, Op] = {op.symbol: op for op in ROWS if op.kind in (OpKind.INFIX
 FUNCTIONS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.FUNCTION}
 CONSTANTS: dict[str, Op] = {op.name: op for op in ROWS if op.kind == OpKind.CONSTANT}
 COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
-JUMPS = COMPARISONS | {"sign", "where"}  # piecewise constant or piecewise: they jump
+JUMPS = COMPARISONS | {"sign", "where", "fmod"}  # piecewise constant or piecewise: they jump
 
 
 def add_row(op: Op) -> None:

@@ -85,6 +85,8 @@ def _arithmetic(op: str, args: list[Any]) -> Any:
         return sympy.Eq(args[0], args[1], evaluate=False)
     if op == "diff":
         return sympy.Derivative(args[0], args[1])
+    if op == "fmod":  # (SymPy's Mod takes the sign of b)
+        return sympy.sign(args[0]) * sympy.Mod(abs(args[0]), abs(args[1]))
     if op == "pi":
         return sympy.pi
     if op == "E":
