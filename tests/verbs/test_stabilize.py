@@ -144,6 +144,17 @@ def test_complex_quotient_is_right_where_a_scaled_form_underflows() -> None:
         assert abs(eqsat.evaluate(result.expr, point) - truth) <= 1e-12 * abs(truth), point
 
 
+def test_a_form_that_overflows_near_the_largest_float_is_refused() -> None:
+    """a - e*(e*a) (0.09 bits on the sample) is inf where e*a overflows and a*(1 - e*e) is
+    finite: one variable near the largest float, the other moderate (edges.py sweeps it)."""
+    result = eqsat.stabilize_report("a*(1 - e*e)")
+    assert result.bits_after < 1 < result.bits_before, str(result)
+    point = {"a": -1.5959103240138374e308, "e": -1.426122626779997}
+    truth = true_value(parse("a*(1 - e*e)"), point, "float64")
+    assert truth is not None
+    assert abs(eqsat.evaluate(result.expr, point) - truth) <= 1e-12 * abs(truth)
+
+
 @pytest.mark.parametrize(("expr", "condition"), [
     ("x^y - 1", "x > 0"),  # pow-minus-one needs x > 0, which every float does not give
     ("(x + 1)^(1/n) - x^(1/n)", "(x + 1 > 0)*(x > 0)"),  # root-difference needs both

@@ -1,7 +1,9 @@
-"""Points of one variable about where a subterm of a form passes the largest float or the
-smallest normal one: a form that scales by a constant before an exponential's overflow
-(1/(2*exp(2*c)) for 0.5/exp(2*c)) is wrong in a band a fifth of a unit wide there, which
-draws over every float meet at one point in five million, moderate ones at one in 65,000."""
+"""Points about where a subterm of a form passes the largest float or the smallest normal one,
+each variable swept while the others are held: a form that scales by a constant before an
+exponential's overflow (1/(2*exp(2*c)) for 0.5/exp(2*c)) is wrong in a band a fifth of a unit
+wide there, which draws over every float meet at one point in five million, moderate ones at
+one in 65,000; a - e*(e*a) for a*(1 - e*e) overflows only where a is within a factor e of
+the largest float."""
 
 from __future__ import annotations
 
@@ -12,76 +14,125 @@ import numpy as np
 
 from ..term.expr import Expr
 from ..term.numeric import evaluate
-from ..term.sampling import DTYPES, float_from_ordinals, ordinal_array, stratified
+from ..term.sampling import (
+    DTYPES,
+    banded_floats,
+    extreme_bands,
+    float_from_ordinals,
+    ordinal_array,
+    stratified,
+)
 from .localize import float_values
-from .measure import Sample
+from .measure import Sample, values_at
 
-GRID = 4096  # points the edges are first looked for among (about one a binade)
-MOST_EDGES = 8  # edges kept, the first found
+GRID = 4096  # points a lone variable's edges are first looked for among (about one a binade)
+SWEPT = 512  # ... each of several variables', from each of the BASES points
+BASES = 64  # points the other variables are held at while one is swept
+NEAR_ONE = (1 / 8, 8)  # a band of the bases' magnitudes beside extreme_bands: a factor near 1
+MOST_EDGES = 16  # edges kept, one for each subterm, limit and variable first
 WINDOW = 1 / 64  # points are drawn this far either side of an edge, relatively
+REFINE = 256  # floats an edge is narrowed among at each step (evenly spaced by ordinal)
 
 
-def edge_points(form: Expr, name: str, bounds: tuple[float, float], dtype: str, seed: int,
-                count: int) -> dict[str, np.ndarray]:
-    """Up to count values of the variable, drawn uniformly within WINDOW of each value where a
-    subterm of the form passes the largest float or the smallest normal one (bisected over
-    the floats between two points of a grid over the range, its ends included, on either
-    side); none where no subterm does."""
-    float_type = DTYPES[dtype][0]
-    info = np.finfo(float_type)
-    grid = _grid(name, bounds, dtype, seed)
-    found: list[float] = []
-    with np.errstate(all="ignore"):  # (every subterm's values in one walk: see float_values)
-        for node, values, operands in float_values(form, Sample({name: grid},
-                                                                 np.zeros(len(grid)), dtype)):
-            if not operands:  # (a variable or a constant)
-                continue
-            for limit in (float(info.max), float(info.smallest_normal)):
-                past = np.abs(values) >= limit
-                for i in np.flatnonzero(past[1:] != past[:-1])[:MOST_EDGES - len(found)]:
-                    found.append(_bisected(node, name, grid[i], grid[i + 1], limit, dtype))
+def edge_points(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]], dtype: str,
+                seed: int, count: int) -> dict[str, np.ndarray]:
+    """Up to count points, the swept variable drawn uniformly within WINDOW of each value
+    where a subterm of the form passes the largest float or the smallest normal one and the
+    input (start) is finite (found between two points of a grid over its range, its ends
+    included, and narrowed over the floats between them), the others at the base point it
+    was swept from (none for a lone variable; else BASES points, each variable's magnitude
+    moderate, tiny, huge (sampling.extreme_bands) or NEAR_ONE); none where no subterm
+    does."""
+    names = sorted(ranges)
+    bases = _bases(ranges, dtype, seed) if len(names) > 1 else {}
+    found = _edges(start, form, ranges, bases, dtype, seed)
     if not found:
         return {}
     rng = np.random.default_rng(random.Random(seed).getrandbits(64))
-    centres = np.repeat(found, -(-count // len(found)))[:count]
+    each = -(-count // len(found))
+    blocks = []
     with np.errstate(all="ignore"):  # (beside the largest float: some overflow, dropped)
-        drawn = np.asarray(centres * (1 + rng.uniform(-WINDOW, WINDOW, len(centres))),
-                           dtype=float_type)
-    low, high = bounds
-    return {name: drawn[np.isfinite(drawn) & (drawn >= low) & (drawn <= high)]}
+        for base, swept, centre in found:
+            blocks.append({name: centre * (1 + rng.uniform(-WINDOW, WINDOW, each))
+                           if name == swept else np.full(each, bases[name][base])
+                           for name in names})
+        drawn = {name: np.concatenate([block[name] for block in blocks])[:count].astype(
+            DTYPES[dtype][0]) for name in names}
+    keep = np.all([np.isfinite(drawn[n]) & (drawn[n] >= ranges[n][0]) &
+                   (drawn[n] <= ranges[n][1]) for n in names], axis=0)
+    return {name: values[keep] for name, values in drawn.items()}
 
 
-@lru_cache(maxsize=8)
-def _grid(name: str, bounds: tuple[float, float], dtype: str, seed: int) -> np.ndarray:
-    """GRID floats of the range (stratified), its ends, in order: the same for every form a
+def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
+           bases: dict[str, np.ndarray], dtype: str, seed: int
+           ) -> list[tuple[int, str, float]]:
+    """(base, swept variable, value) of up to MOST_EDGES edges where the input is finite on
+    either side: for each subterm, limit and variable the first crossing found (over the
+    bases in turn), then the others."""
+    info = np.finfo(DTYPES[dtype][0])
+    count = len(next(iter(bases.values()))) if bases else 1
+    crossings: list[tuple[bool, Expr, int, str, float, float, float]] = []
+    for name in sorted(ranges):
+        grid = _grid(name, ranges[name], dtype, seed, SWEPT if bases else GRID)
+        points = Sample({name: np.tile(grid, count)} |
+                        {other: np.repeat(values, len(grid)) for other, values in bases.items()
+                         if other != name}, np.zeros(count * len(grid)), dtype)
+        finite = np.isfinite(values_at(start, points)).reshape(count, len(grid))
+        beside = finite[:, 1:] | finite[:, :-1]
+        with np.errstate(all="ignore"):  # (every subterm's values in one walk: float_values)
+            for node, values, operands in float_values(form, points):
+                if not operands:  # (a variable or a constant)
+                    continue
+                for limit in (float(info.max), float(info.smallest_normal)):
+                    past = (np.abs(values) >= limit).reshape(count, len(grid))
+                    crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)[:MOST_EDGES]
+                    crossings += [(k > 0, node, int(base), name, float(grid[i]),
+                                   float(grid[i + 1]), limit)
+                                  for k, (base, i) in enumerate(crossed)]
+    chosen = sorted(crossings, key=lambda c: c[0])[:MOST_EDGES]  # (stable: found first)
+    return [(base, name, _narrowed(node, name, low, high, limit,
+                                   {o: float(v[base]) for o, v in bases.items() if o != name},
+                                   dtype))
+            for _, node, base, name, low, high, limit in chosen]
+
+
+def _bases(ranges: dict[str, tuple[float, float]], dtype: str, seed: int
+           ) -> dict[str, np.ndarray]:
+    """BASES points of the ranges, each variable's magnitude moderate, tiny, huge or near 1."""
+    rng = random.Random(seed)
+    return {name: banded_floats(rng, low, high, BASES, dtype, (*extreme_bands(dtype), NEAR_ONE))
+            for name, (low, high) in sorted(ranges.items())}
+
+
+@lru_cache(maxsize=32)
+def _grid(name: str, bounds: tuple[float, float], dtype: str, seed: int, size: int
+          ) -> np.ndarray:
+    """size floats of the range (stratified), its ends, in order: the same for every form a
     stabilize checks (a refusal tries dozens). Shared: not to be changed."""
     largest = float(np.finfo(DTYPES[dtype][0]).max)
     ends = np.clip(np.array(bounds), -largest, largest).astype(DTYPES[dtype][0])
-    grid = np.sort(np.concatenate([stratified({name: bounds}, GRID, dtype, seed)[name], ends]))
+    grid = np.sort(np.concatenate([stratified({name: bounds}, size, dtype, seed)[name], ends]))
     grid.flags.writeable = False
     return grid
 
 
-def _past(node: Expr, name: str, values: np.ndarray, limit: float, float_type: type
-          ) -> np.ndarray:
-    """Where the subterm's magnitude at the values is past the limit (NaN: not past)."""
-    with np.errstate(all="ignore"):
-        computed = np.broadcast_to(np.asarray(evaluate(node, {name: values}),
-                                              dtype=float_type), values.shape)
-        return np.asarray(np.abs(computed) >= limit)
-
-
-def _bisected(node: Expr, name: str, low: float, high: float, limit: float, dtype: str
-              ) -> float:
-    """A float between low and high, next to where the subterm passes the limit."""
+def _narrowed(node: Expr, name: str, low: float, high: float, limit: float,
+              held: dict[str, float], dtype: str) -> float:
+    """A float between low and high within a small part of WINDOW of where the subterm
+    passes the limit (the other variables held), narrowed among REFINE floats evenly spaced
+    by ordinal at each step."""
     float_type = DTYPES[dtype][0]
-    side = _past(node, name, np.array([low], dtype=float_type), limit, float_type)[0]
     start, stop = (int(o) for o in ordinal_array(np.array([low, high]), dtype))
-    while stop - start > 1:
-        middle = (start + stop) // 2
-        point = float_from_ordinals([middle], dtype)
-        if _past(node, name, point, limit, float_type)[0] == side:
-            start = middle
-        else:
-            stop = middle
-    return float(float_from_ordinals([start], dtype)[0])
+    while stop - start > 1 and abs(high - low) > abs(low) * WINDOW / 16:
+        ordinals = sorted({start + (stop - start) * k // REFINE for k in range(REFINE + 1)})
+        values = float_from_ordinals(ordinals, dtype)
+        with np.errstate(all="ignore"):
+            computed = np.broadcast_to(np.asarray(evaluate(node, {name: values} | {
+                other: float_type(v) for other, v in held.items()}), dtype=float_type),
+                values.shape)
+        changes = np.flatnonzero((np.abs(computed[1:]) >= limit) !=
+                                 (np.abs(computed[:-1]) >= limit))  # (NaN: not past)
+        step = int(changes[0]) if len(changes) else len(ordinals) - 2
+        start, stop = ordinals[step], ordinals[step + 1]
+        low, high = float(values[step]), float(values[step + 1])
+    return low

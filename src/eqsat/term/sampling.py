@@ -38,13 +38,14 @@ def ordinal_array(values: np.ndarray, dtype: str) -> np.ndarray:
     return ordinals
 
 
-def float_from_ordinals(ordinals: Sequence[int], dtype: str) -> np.ndarray:
+def float_from_ordinals(ordinals: Sequence[int] | np.ndarray, dtype: str) -> np.ndarray:
     """The floats of these ordinals (float_ordinals backwards)."""
     float_type, int_type, _, width = DTYPES[dtype]
-    sign = 1 << (width - 1)
-    raw = [o if o >= 0 else (-o) | sign for o in ordinals]
-    as_unsigned = np.array(raw, dtype=np.uint64 if width == 64 else np.uint32)
-    floats: np.ndarray = as_unsigned.view(int_type).view(float_type)
+    unsigned = np.uint64 if width == 64 else np.uint32
+    signed = np.asarray(ordinals, dtype=np.int64)
+    magnitude = np.abs(signed).astype(unsigned)
+    raw = np.where(signed >= 0, magnitude, np.bitwise_or(magnitude, unsigned(1 << (width - 1))))
+    floats: np.ndarray = raw.astype(unsigned).view(int_type).view(float_type)
     return floats
 
 

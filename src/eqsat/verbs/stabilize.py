@@ -444,7 +444,7 @@ DRAWS: tuple[tuple[int, Drawn], ...] = (
     (3, "floats"), (3, "moderate"), (3, "extremes"), (4, "floats"), (4, "extremes"),
     (5, "floats"), (6, "floats"))
 BRANCH_SEED, BRANCH_DRAWS = 8, 4096  # refuse_split's draws: the seed offset, per branch
-EDGE_SEED, EDGE_DRAWS = 9, 1024  # about a subterm's overflow (edges.py), for one variable
+EDGE_SEED, EDGE_DRAWS = 9, 1024  # about a subterm's overflow (edges.py)
 
 
 @dataclass
@@ -480,11 +480,8 @@ class _WrongPoints:
                 self.start, form, self.domain, dtype, self.seed + seed, FAR_BITS,
                 drawn_as=drawn_as)) for seed, drawn_as in DRAWS):
             return True
-        if len(self.ranges) != 1:
-            return False
         # and about where its subterms pass the largest float or the smallest normal one
-        (name, bounds), = self.ranges.items()
-        drawn = edge_points(form, name, bounds, dtype, self.seed + EDGE_SEED, EDGE_DRAWS)
+        drawn = edge_points(self.start, form, self.ranges, dtype, self.seed + EDGE_SEED, EDGE_DRAWS)
         return self._wrong_among(form, where_they_differ_at(self.start, form, drawn,
                                                             self.domain, dtype, FAR_BITS))
 
