@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..accuracy import series
+from ..accuracy.constants import rounded_constants
 from ..accuracy.edges import edge_points
 from ..accuracy.localize import local_errors, overflows
 from ..accuracy.measure import (
@@ -187,10 +188,12 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                      ROUNDS, total)
     # the normal forms of the rational parts of the input and of the best, where the rules did
     # not reach them (and of the input with the variables the domain holds at one value as
-    # that value): measured, and the rounds again from the best of them if it beats what
-    # they found
+    # that value), and the two with their constant subterms correctly rounded where floats
+    # lose bits of them (constants.py): measured, and the rounds again from the best of them
+    # if it beats what they found
     cost = model.remembering_tree_cost()
-    made = [*normalise(start, cost).forms, *normalise(best.expr, cost).forms]
+    made = [*normalise(start, cost).forms, *normalise(best.expr, cost).forms,
+            rounded_constants(start, dtype), rounded_constants(best.expr, dtype)]
     if (pinned := _pinned(start, ranges)) is not start:
         made += normalise(pinned, cost).forms
     normal = [Candidate(f, mean_bits(f, points_), model.tree_cost(f))

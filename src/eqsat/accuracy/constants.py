@@ -1,0 +1,42 @@
+"""Constant subterms as their correctly rounded values where the floats lose bits of them:
+20 - (exp(pi) - pi), -0.0009000208110032 (computed in floats, 12 bits off), as Herbie folds
+constants to their exact values; sqrt(exp(1)), rounded correctly as written, stays."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ..term.expr import Expr, make, number
+from ..term.numeric import evaluate
+from ..term.sampling import DTYPES
+from ..term.walks import rebuild
+from .measure import true_value
+
+
+def rounded_constants(term: Expr, dtype: str) -> Expr:
+    """The term with each compound subterm free of variables whose float value is not its
+    correctly rounded true value as that value (the shortest decimal that rounds to it), the
+    largest such where they nest; the others as they are."""
+
+    def build(node: Expr, args: list[Expr]) -> Expr:
+        if node.args and not node.free_symbols():
+            return _rounded(node, dtype) or node
+        return node if args == list(node.args) else make(node.op, *args)
+
+    return rebuild(term, build)
+
+
+def _rounded(constant: Expr, dtype: str) -> Expr | None:
+    """The constant's correctly rounded value as a number, where its float value is another
+    (None where it has no finite true value)."""
+    truth = true_value(constant, {}, dtype)
+    if truth is None:
+        return None
+    float_type = DTYPES[dtype][0]
+    with np.errstate(all="ignore"):
+        computed = float(np.asarray(evaluate(constant, {}), dtype=float_type))
+    if computed == truth:
+        return None
+    return number(Fraction(str(float_type(truth))))
