@@ -55,3 +55,18 @@ def test_one_variable_swept_while_the_others_are_held_finds_a_corner_near_the_la
         with np.errstate(all="ignore"):
             wrong = wrong_where(bits_at(form, found), bits_at(start, found))
         assert np.any(wrong & (np.abs(found.values["a"]) > 1e307)), seed
+
+
+def test_a_branch_of_a_split_is_swept_past_its_condition() -> None:
+    """x/z + (1 - x/z)*y overflows where x is near the largest float and |z| < 1 while the
+    input is finite (y near 1): the edges of a split's branches are looked for too, and a
+    grid point where the form is inf and the input is not comes first."""
+    start = eqsat.parse("(x + y*(z - x))/z")
+    form = eqsat.parse("where(y < 2.1, x/z + (1 - x/z)*y, (x + y*(z - x))/z)")
+    ranges = {"x": EVERY, "y": EVERY, "z": EVERY}
+    found = [where_they_differ_at(start, form, edge_points(start, form, ranges, "float64",
+                                                           seed, 1024), None, "float64", 20)
+             for seed in range(4)]
+    with np.errstate(all="ignore"):
+        assert sum(np.any(wrong_where(bits_at(form, f), bits_at(start, f)))
+                   for f in found if f is not None) >= 2

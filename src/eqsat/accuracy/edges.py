@@ -67,28 +67,35 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
            bases: dict[str, np.ndarray], dtype: str, seed: int
            ) -> list[tuple[int, str, float]]:
     """(base, swept variable, value) of up to MOST_EDGES edges where the input is finite on
-    either side: for each subterm, limit and variable the first crossing found (over the
+    either side: first those beside a grid point where the form is not finite or 0 and the
+    input is neither, then for each subterm, limit and variable the first found (over the
     bases in turn), then the others."""
     info = np.finfo(DTYPES[dtype][0])
     count = len(next(iter(bases.values()))) if bases else 1
-    crossings: list[tuple[bool, Expr, int, str, float, float, float]] = []
+    crossings: list[tuple[tuple[bool, bool], Expr, int, str, float, float, float]] = []
     for name in sorted(ranges):
         grid = _grid(name, ranges[name], dtype, seed, SWEPT if bases else GRID)
         points = Sample({name: np.tile(grid, count)} |
                         {other: np.repeat(values, len(grid)) for other, values in bases.items()
                          if other != name}, np.zeros(count * len(grid)), dtype)
-        finite = np.isfinite(values_at(start, points)).reshape(count, len(grid))
+        with np.errstate(all="ignore"):
+            input_values = values_at(start, points).reshape(count, len(grid))
+            form_values = values_at(form, points).reshape(count, len(grid))
+        finite = np.isfinite(input_values)
         beside = finite[:, 1:] | finite[:, :-1]
+        wrong = finite & (input_values != 0) & (~np.isfinite(form_values) | (form_values == 0))
+        suspect = wrong[:, 1:] | wrong[:, :-1]
         with np.errstate(all="ignore"):  # (every subterm's values in one walk: float_values)
             for node, values, operands in float_values(form, points):
                 if not operands:  # (a variable or a constant)
                     continue
                 for limit in (float(info.max), float(info.smallest_normal)):
                     past = (np.abs(values) >= limit).reshape(count, len(grid))
-                    crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)[:MOST_EDGES]
-                    crossings += [(k > 0, node, int(base), name, float(grid[i]),
-                                   float(grid[i + 1]), limit)
-                                  for k, (base, i) in enumerate(crossed)]
+                    crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)
+                    crossings += [((not suspect[base, i], k > 0), node, int(base), name,
+                                   float(grid[i]), float(grid[i + 1]), limit)
+                                  for k, (base, i) in enumerate(crossed)
+                                  if k < MOST_EDGES or suspect[base, i]]
     chosen = sorted(crossings, key=lambda c: c[0])[:MOST_EDGES]  # (stable: found first)
     return [(base, name, _narrowed(node, name, low, high, limit,
                                    {o: float(v[base]) for o, v in bases.items() if o != name},

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..term.expr import Expr
 from ..term.numeric import applied, numpy_function
-from ..term.ops import OPS
+from ..term.ops import COMPARISONS, OPS
 from ..term.sampling import DTYPES
 from ..term.walks import postorder
 from .measure import Sample, true_value, ulp_bits, values_at
@@ -87,19 +87,21 @@ def overflows(expr: Expr, points: Sample) -> bool:
 def float_values(expr: Expr, points: Sample) -> Iterator[tuple[Expr, np.ndarray,
                                                                list[np.ndarray]]]:
     """Each subterm, innermost first (each once), with its float value at the sample's points
-    as the term computes it, from its operands' values, and those; up to an operation whose
-    result is not a value (a comparison), where it stops. Iterate under np.errstate: a
-    generator's own would outlast an early return from the loop."""
+    as the term computes it, from its operands' values, and those; a comparison (1 where
+    true, 0 where false) is computed for a `where` above it, not given; a statement (diff)
+    ends the walk. Iterate under
+    np.errstate: a generator's own would outlast an early return from the loop."""
     values: dict[Expr, np.ndarray] = {}
     for node in postorder(expr):
         if not node.args:  # a symbol, a number, a constant
             values[node] = values_at(node, points)
             yield node, values[node], []
             continue
-        if not OPS[node.op].is_value:
+        if not OPS[node.op].is_value and node.op not in COMPARISONS:  # (a statement: diff)
             return
         operands = [values[a] for a in node.args]
         values[node] = np.broadcast_to(np.asarray(applied(node.op, operands),
                                                   dtype=DTYPES[points.dtype][0]),
                                        points.truth.shape)
-        yield node, values[node], operands
+        if OPS[node.op].is_value:
+            yield node, values[node], operands
