@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +53,7 @@ REGION_POINTS = 64  # points drawn from a guarded series' region, the other vari
 REGION_VALUES = 6  # values of its variable at which the others are set near its magnitude
 SCALES = tuple(range(-60, 61, 6))  # ... at 2^k times it
 SWEEP = 48  # ... and at values spread over each one's whole range
+TRIALS_AT_ONCE = 256  # those points' true values are taken in parts of this many
 
 
 def to_expr(series: Series, variable: Expr, at: str) -> Expr:
@@ -177,7 +179,8 @@ def holds_on_region(made: Guarded, approximation: Approximation, original: Expr,
     values only."""
     name = approximation.variable.name
     others = sorted(n for n in points.values if n != name)
-    checks = []
+    checks: list[Sample | None] = []
+    parts: Iterator[Sample | None] = iter(())
     with contextlib.suppress(EqsatError):
         checks.append(sample(original, narrowed(domain, {name: made.region}), REGION_POINTS,
                              points.dtype, seed, backstop=backstop))
@@ -203,16 +206,18 @@ def holds_on_region(made: Guarded, approximation: Approximation, original: Expr,
                        for value in values.tolist() for spread in across.tolist()]
         with np.errstate(all="ignore"):
             kept = inside(domain, {n: np.array([t[n] for t in trials]) for n in row})
-        found = sample_at(original, [t for t, keep in zip(trials, kept, strict=True) if keep],
-                          points.dtype)
-        if found is not None:
-            checks.append(found)
-    if backstop.passed():
-        return False
-    for check in checks:
+        trials = [t for t, keep in zip(trials, kept, strict=True) if keep]
+        # their true values a part at a time: the first part where it fails decides
+        parts = (sample_at(original, trials[k:k + TRIALS_AT_ONCE], points.dtype)
+                 for k in range(0, len(trials), TRIALS_AT_ONCE))
+
+    def within(check: Sample | None) -> bool:
+        if check is None:
+            return True
         with np.errstate(all="ignore"):
             error = bits_at(approximation.expr, check)
-            if not np.all((error <= TRUST_BITS) |
-                          ((error <= LOOSE_BITS) & (error <= bits_at(fallback, check)))):
-                return False
-    return True
+            return bool(np.all((error <= TRUST_BITS) |
+                               ((error <= LOOSE_BITS) & (error <= bits_at(fallback, check)))))
+
+    return all(within(check) for check in itertools.chain(checks, parts)) and \
+        not backstop.passed()
