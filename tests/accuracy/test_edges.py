@@ -70,3 +70,17 @@ def test_a_branch_of_a_split_is_swept_past_its_condition() -> None:
     with np.errstate(all="ignore"):
         assert sum(np.any(wrong_where(bits_at(form, f), bits_at(start, f)))
                    for f in found if f is not None) >= 2
+
+
+def test_a_subterm_that_underflows_to_zero_has_an_edge_too() -> None:
+    """4*y^2 is 0 where (4*y)*y is the least subnormal (|y| about 3e-162): 2*x^2/(4*y^2 +
+    x^2) - 1 is NaN there for a tiny x, where the input is -1."""
+    start = eqsat.parse("(x*x - (y*4)*y)/(x*x + (y*4)*y)")
+    form = eqsat.parse("2*x^2/(4*y^2 + x^2) - 1")
+    found = where_they_differ_at(start, form, edge_points(start, form, {"x": EVERY, "y": EVERY},
+                                                          "float64", 0, 1024),
+                                 None, "float64", 20)
+    assert found is not None
+    with np.errstate(all="ignore"):
+        wrong = wrong_where(bits_at(form, found), bits_at(start, found))
+    assert np.any(wrong & (np.abs(found.values["y"]) < 1e-161))

@@ -144,6 +144,15 @@ def test_complex_quotient_is_right_where_a_scaled_form_underflows() -> None:
         assert abs(eqsat.evaluate(result.expr, point) - truth) <= 1e-12 * abs(truth), point
 
 
+def test_a_rational_function_is_divided_through_past_where_its_polynomials_overflow() -> None:
+    """(P(y)/Q(y) over every float is inf/inf wherever the polynomials overflow; divided by
+    y^3 it is a quotient of polynomials in 1/y, taken past some |y| by the regimes.)"""
+    result = eqsat.stabilize_report("(((x*y + z)*y + 27464.7644705)*y + t)/"
+                                    "(((y + a)*y + b)*y + c)")
+    assert result.bits_before > 20 and result.bits_after < 2, str(result)
+    assert "1/y" in str(result.expr) and "where(" in str(result.expr)
+
+
 def test_a_form_that_overflows_near_the_largest_float_is_refused() -> None:
     """a - e*(e*a) (0.09 bits on the sample) is inf where e*a overflows and a*(1 - e*e) is
     finite: one variable near the largest float, the other moderate (edges.py sweeps it)."""

@@ -1,9 +1,9 @@
 """Points about where a subterm of a form passes the largest float or the smallest normal one,
-each variable swept while the others are held: a form that scales by a constant before an
-exponential's overflow (1/(2*exp(2*c)) for 0.5/exp(2*c)) is wrong in a band a fifth of a unit
-wide there, which draws over every float meet at one point in five million, moderate ones at
-one in 65,000; a - e*(e*a) for a*(1 - e*e) overflows only where a is within a factor e of
-the largest float."""
+or underflows to 0, each variable swept while the others are held: a form that scales by a
+constant before an exponential's overflow (1/(2*exp(2*c)) for 0.5/exp(2*c)) is wrong in a
+band a fifth of a unit wide there, which draws over every float meet at one point in five
+million, moderate ones at one in 65,000; a - e*(e*a) for a*(1 - e*e) overflows only where a
+is within a factor e of the largest float; 4*y^2 is 0 where (4*y)*y is the least subnormal."""
 
 from __future__ import annotations
 
@@ -37,12 +37,12 @@ REFINE = 256  # floats an edge is narrowed among at each step (evenly spaced by 
 def edge_points(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]], dtype: str,
                 seed: int, count: int) -> dict[str, np.ndarray]:
     """Up to count points, the swept variable drawn uniformly within WINDOW of each value
-    where a subterm of the form passes the largest float or the smallest normal one and the
-    input (start) is finite (found between two points of a grid over its range, its ends
-    included, and narrowed over the floats between them), the others at the base point it
-    was swept from (none for a lone variable; else BASES points, each variable's magnitude
-    moderate, tiny, huge (sampling.extreme_bands) or NEAR_ONE); none where no subterm
-    does."""
+    where a subterm of the form passes the largest float or the smallest normal one, or
+    underflows to 0, and the input (start) is finite (found between two points of a grid
+    over its range, its ends included, and narrowed over the floats between them), the
+    others at the base point it was swept from (none for a lone variable; else BASES points,
+    each variable's magnitude moderate, tiny, huge (sampling.extreme_bands) or NEAR_ONE);
+    none where no subterm does."""
     names = sorted(ranges)
     bases = _bases(ranges, dtype, seed) if len(names) > 1 else {}
     found = _edges(start, form, ranges, bases, dtype, seed)
@@ -67,9 +67,9 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
            bases: dict[str, np.ndarray], dtype: str, seed: int
            ) -> list[tuple[int, str, float]]:
     """(base, swept variable, value) of up to MOST_EDGES edges where the input is finite on
-    either side: first those beside a grid point where the form is not finite or 0 and the
-    input is neither, then for each subterm, limit and variable the first found (over the
-    bases in turn), then the others."""
+    either side, one a grid cell: first those beside a grid point where the form is not
+    finite or 0 and the input is neither, then for each subterm, limit and variable the
+    first found (over the bases in turn; the variables taking turns), then the others."""
     info = np.finfo(DTYPES[dtype][0])
     count = len(next(iter(bases.values()))) if bases else 1
     crossings: list[tuple[tuple[bool, bool], Expr, int, str, float, float, float]] = []
@@ -89,14 +89,28 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
             for node, values, operands in float_values(form, points):
                 if not operands:  # (a variable or a constant)
                     continue
-                for limit in (float(info.max), float(info.smallest_normal)):
+                for limit in (float(info.max), float(info.smallest_normal),
+                              float(info.smallest_subnormal)):
                     past = (np.abs(values) >= limit).reshape(count, len(grid))
                     crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)
                     crossings += [((not suspect[base, i], k > 0), node, int(base), name,
                                    float(grid[i]), float(grid[i + 1]), limit)
                                   for k, (base, i) in enumerate(crossed)
                                   if k < MOST_EDGES or suspect[base, i]]
-    chosen = sorted(crossings, key=lambda c: c[0])[:MOST_EDGES]  # (stable: found first)
+    # (stable: in the order found; the variables' first ones in turn; one a grid cell)
+    turn: dict[tuple[str, bool], int] = {}
+    ranked = []
+    for crossing in crossings:
+        (not_suspect, later), name = crossing[0], crossing[3]
+        turn[name, later] = turn.get((name, later), -1) + 1
+        ranked.append(((not_suspect, later, turn[name, later]), crossing))
+    cells: set[tuple[str, int, float]] = set()
+    chosen: list[tuple[tuple[bool, bool], Expr, int, str, float, float, float]] = []
+    for _, crossing in sorted(ranked, key=lambda r: r[0]):
+        if (cell := (crossing[3], crossing[2], crossing[4])) not in cells and \
+                len(chosen) < MOST_EDGES:
+            cells.add(cell)
+            chosen.append(crossing)
     return [(base, name, _narrowed(node, name, low, high, limit,
                                    {o: float(v[base]) for o, v in bases.items() if o != name},
                                    dtype))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..accuracy import series
+from ..accuracy.at_infinity import divided_through
 from ..accuracy.constants import rounded_constants
 from ..accuracy.edges import edge_points
 from ..accuracy.localize import local_errors, overflows
@@ -220,6 +221,14 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     localized = [*localized, *split]
     tried += len(localized)
     forms.update((c.expr, c.bits) for c in localized)
+    # and for the regimes, ahead of the others, the input as a rational function of a variable
+    # divided through by its denominator's leading power (at_infinity.py): undefined where
+    # the variable is 0 (worse on average over every float), finite past where the
+    # polynomials overflow
+    divided = [d for v in sorted(start.free_symbols(), key=lambda s: s.name)
+               if (d := divided_through(start, v)) is not None and d not in forms]
+    forms.update((d, mean_bits(d, points_)) for d in divided)
+    tried += len(divided)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
     wrong = _WrongPoints(start, domain, seed, [points_])
@@ -227,7 +236,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
         best = next(Candidate(f, bits, model.tree_cost(f)) for f, bits in
                     sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
                     if bits <= before and not wrong.refuse(f))
-    best = _with_regimes(best, forms, start, domain, points_, seed, stop, wrong)
+    best = _with_regimes(best, forms, start, domain, points_, seed, stop, wrong, divided)
     # as shown (a normal form's, a local search's, a regime's), where that is as accurate and
     # nowhere wrong: its products grouped from the left, 2*x*y overflows where 2*(x*y) does not
     shown = display_order(_shown(best.expr))
@@ -483,7 +492,7 @@ class _WrongPoints:
                 self.start, form, self.domain, dtype, self.seed + seed, FAR_BITS,
                 drawn_as=drawn_as)) for seed, drawn_as in DRAWS):
             return True
-        # and about where its subterms pass the largest float or the smallest normal one
+        # and about where its subterms pass the largest float or the smallest normal one, or 0
         drawn = edge_points(self.start, form, self.ranges, dtype, self.seed + EDGE_SEED, EDGE_DRAWS)
         return self._wrong_among(form, where_they_differ_at(self.start, form, drawn,
                                                             self.domain, dtype, FAR_BITS))
@@ -518,20 +527,21 @@ def _own_sample(term: Expr, points: Sample) -> Sample | None:
 
 
 def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, domain: Domain,
-                  points: Sample, seed: int, stop: Backstop, wrong: _WrongPoints) -> Candidate:
+                  points: Sample, seed: int, stop: Backstop, wrong: _WrongPoints,
+                  ahead: Sequence[Expr] = ()) -> Candidate:
     """Branches where different forms win on different ranges of one variable or
-    subexpression (see regimes.py): the forms found, the most accurate on average first
-    (regimes.py also takes those that are the most accurate somewhere, worse on average as
-    they may be), and truncated series of the input at 0 and +-infinity in each variable
-    (series.py), chosen on the sample and the points where `wrong` refused a form (a refused
-    form can still win a branch that keeps it from them: regimes.py counts a form far off
-    where the input is close as worse than any other there). Kept if they beat the best
-    single form there and again on a fresh sample (a split that only fits the sample is not
-    kept), and are nowhere wrong (_WrongPoints.refuse_split: over the domain and inside each
-    branch); else the next one, chosen again with the points a refusal found, among them
-    the refused split kept off the points where it was wrong (_repaired), REGIMES_TRIED of
-    them at most."""
-    ranked = sorted(forms, key=forms.__getitem__)
+    subexpression (see regimes.py): the forms found, those `ahead` and then the most
+    accurate on average first (regimes.py also takes those that are the most accurate
+    somewhere, worse on average as they may be, of the first MAX_GIVEN), and truncated
+    series of the input at 0 and +-infinity in each variable (series.py), chosen on the
+    sample and the points where `wrong` refused a form (a refused form can still win a
+    branch that keeps it from them: regimes.py counts a form far off where the input is
+    close as worse than any other there). Kept if they beat the best single form there and
+    again on a fresh sample (a split that only fits the sample is not kept), and are nowhere
+    wrong (_WrongPoints.refuse_split: over the domain and inside each branch); else the next
+    one, chosen again with the points a refusal found, among them the refused split kept
+    off the points where it was wrong (_repaired), REGIMES_TRIED of them at most."""
+    ranked = [*ahead, *(f for f in sorted(forms, key=forms.__getitem__) if f not in ahead)]
     # half the time left: their work budget (series.SERIES_WORK) takes up to ~0.9 s here, and
     # a quarter cut the clustering case on a busy machine (an answer that followed the load)
     expansions = series.candidates(start, stop.within(stop.seconds_left() / 2))

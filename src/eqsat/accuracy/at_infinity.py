@@ -1,0 +1,68 @@
+"""A rational function of a variable with its numerator and denominator divided by the
+denominator's leading power, each in Horner's form in the reciprocal: equal to it wherever the
+variable is not 0, and finite at large magnitudes where the two polynomials overflow and
+their quotient does not (logGamma's (((x*y + z)*y + 27464.8)*y + t)/(((y + a)*y + b)*y + c)
+is inf/inf past |y| = 1e77)."""
+
+from __future__ import annotations
+
+import sympy
+
+from ..term.expr import Expr, make, number
+from ..term.sympy_bridge import from_sympy, to_sympy
+from ..term.walks import postorder
+
+MAX_DEGREE = 12  # larger polynomials are left as they are
+MAX_NODES = 60  # and larger terms (SymPy's together takes time)
+
+
+def divided_through(expr: Expr, variable: Expr) -> Expr | None:
+    """The expression as such a quotient, where it is a rational function of the variable
+    whose denominator has degree 1 or more (up to MAX_DEGREE); None otherwise."""
+    if len(postorder(expr)) > MAX_NODES:
+        return None
+    y = to_sympy(variable)
+    try:
+        numerator, denominator = sympy.fraction(sympy.together(to_sympy(expr)))
+        top, bottom = sympy.Poly(numerator, y), sympy.Poly(denominator, y)
+    except (sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError, TypeError):
+        return None
+    degree = bottom.degree()
+    if not 1 <= degree <= MAX_DEGREE or top.degree() > MAX_DEGREE:
+        return None
+    reciprocal = make("div", number(1), variable)
+    lead = bottom.LC()  # (together's common denominators, taken out where it is a number)
+    scale = lead if lead.is_number and lead != 0 else sympy.Integer(1)
+    above = [from_sympy(c / scale) for c in reversed(top.all_coeffs())]  # (index: the power)
+    above += [number(0)] * (degree + 1 - len(above))
+    below = [from_sympy(c / scale) for c in reversed(bottom.all_coeffs())]
+    scaled_top = _plus(_horner(above[:degree + 1], reciprocal, reverse=True),
+                       _times(variable, _horner(above[degree + 1:], variable, reverse=False)))
+    scaled_bottom = _horner(below, reciprocal, reverse=True)
+    if scaled_top is None or scaled_bottom is None:  # (a numerator of 0)
+        return None
+    return make("div", scaled_top, scaled_bottom)
+
+
+def _horner(coefficients: list[Expr], by: Expr, reverse: bool) -> Expr | None:
+    """c[n] + by*(c[n-1] + by*(... + by*c[0])) (reverse) or c[0] + by*(c[1] + ...); None for
+    no coefficients."""
+    ordered = coefficients if reverse else list(reversed(coefficients))
+    total: Expr | None = None
+    for coefficient in ordered:
+        total = _plus(coefficient, _times(by, total))
+    return total
+
+
+def _plus(first: Expr | None, second: Expr | None) -> Expr | None:
+    if first is None or (first.is_number and first.number == 0):
+        return second
+    if second is None or (second.is_number and second.number == 0):
+        return first
+    return make("add", first, second)
+
+
+def _times(factor: Expr, other: Expr | None) -> Expr | None:
+    if other is None or (other.is_number and other.number == 0):
+        return None
+    return factor if other.is_number and other.number == 1 else make("mul", factor, other)

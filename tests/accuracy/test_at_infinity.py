@@ -1,0 +1,27 @@
+"""A rational function of a variable divided through by its denominator's leading power."""
+
+from __future__ import annotations
+
+import eqsat
+from eqsat.accuracy.at_infinity import divided_through
+from tests.conftest import assert_equivalent
+
+
+def test_a_quotient_of_horner_polynomials_in_the_reciprocal() -> None:
+    expr = eqsat.parse("(((x*y + z)*y + 27464.7644705)*y + t)/(((y + a)*y + b)*y + c)")
+    divided = divided_through(expr, eqsat.symbol("y"))
+    assert str(divided) == \
+        "(x + 1/y*(z + 1/y*(27464.7644705 + 1/y*t)))/(1 + 1/y*(a + 1/y*(b + 1/y*c)))"
+    assert_equivalent(expr, divided, digits=50)
+    # a numerator of lower degree, a polynomial part, together's common denominators out
+    assert str(divided_through(eqsat.parse("x/(x*x + 1)"), eqsat.symbol("x"))) == \
+        "1/x/(1 + 1/x*(1/x))"
+    made = divided_through(eqsat.parse("(x - 2)*(4*x + 1/3)/(x/2 + 5)"), eqsat.symbol("x"))
+    assert made is not None
+    assert_equivalent(eqsat.parse("(x - 2)*(4*x + 1/3)/(x/2 + 5)"), made, digits=50)
+
+
+def test_none_where_it_is_not_a_rational_function_of_the_variable() -> None:
+    y = eqsat.symbol("y")
+    for text in ("exp(y)/(y + 1)", "y^2 + 1", "x/(x + 1)", "sqrt(y)/(y + 1)", "0/(y + 1)"):
+        assert divided_through(eqsat.parse(text), y) is None, text
