@@ -212,3 +212,12 @@ def test_fmod_is_c_s_remainder_exact_at_any_magnitude() -> None:
                           "float64") == exact
     with pytest.raises(ZeroDivisionError):
         spec.reference(mpmath.mpf(1), mpmath.mpf(0))  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc"])
+def test_erf_of_a_number_is_computed_in_double(name: str) -> None:
+    """(NumPy took the type of math.erf's results from a Python number as float32: x +
+    erf(2/3) was 0.6542214155 where erf(2/3) is 0.6542214138488397.)"""
+    exact = getattr(math, name)(2 / 3)
+    assert float(eqsat.evaluate(f"x + {name}(2/3)", x=0.0)) == exact
+    assert numpy_function(name)(np.float32([2 / 3])).dtype == np.float32

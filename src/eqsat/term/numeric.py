@@ -28,15 +28,16 @@ def rounded(value: Fraction) -> float:
 
 
 def erf(x: Any) -> Any:
-    """Error function, elementwise."""
-    elementwise = np.frompyfunc(math.erf, 1, 1)  # made here: a module-level one would not
-    return np.asarray(elementwise(x), dtype=np.result_type(x, np.float32))  # pickle (Dask)
+    """Error function, elementwise (in double for a Python number: NumPy takes its type from
+    the array alone, and erf(2/3) came out a float32)."""
+    elementwise = np.frompyfunc(math.erf, 1, 1)  # (made here: a module-level one would not
+    return np.asarray(elementwise(x), dtype=np.result_type(np.asarray(x), np.float32))  # pickle)
 
 
 def erfc(x: Any) -> Any:
-    """Complementary error function, elementwise."""
+    """Complementary error function, elementwise (in double for a Python number, as erf)."""
     elementwise = np.frompyfunc(math.erfc, 1, 1)
-    return np.asarray(elementwise(x), dtype=np.result_type(x, np.float32))
+    return np.asarray(elementwise(x), dtype=np.result_type(np.asarray(x), np.float32))
 
 
 def sigmoid(x: Any) -> Any:
