@@ -1,6 +1,8 @@
-"""Constant subterms as their correctly rounded values where the floats lose bits of them:
-20 - (exp(pi) - pi), -0.0009000208110032 (computed in floats, 12 bits off), as Herbie folds
-constants to their exact values; sqrt(exp(1)), rounded correctly as written, stays."""
+"""Constant subterms as their correctly rounded values where the floats lose more than
+LOST_BITS of them: 20 - (exp(pi) - pi) is 0.0009000208105242328 (computed in floats, 12 bits
+off), as Herbie folds constants to their exact values; sqrt(exp(1)), rounded correctly as
+written, and E + 2, an ulp off, stay as they are (not equal to the rounded value, only
+within half an ulp of it, a number is offered only where it is worth it)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,15 @@ from ..term.expr import Expr, make, number
 from ..term.numeric import evaluate
 from ..term.sampling import DTYPES
 from ..term.walks import rebuild
-from .measure import true_value
+from .measure import true_value, ulp_bits
+
+LOST_BITS = 4.0
 
 
 def rounded_constants(term: Expr, dtype: str) -> Expr:
-    """The term with each compound subterm free of variables whose float value is not its
-    correctly rounded true value as that value (the shortest decimal that rounds to it), the
-    largest such where they nest; the others as they are."""
+    """The term with each compound subterm free of variables whose float value is more than
+    LOST_BITS off its correctly rounded true value as that value (the shortest decimal that
+    rounds to it), the largest such where they nest; the others as they are."""
 
     def build(node: Expr, args: list[Expr]) -> Expr:
         if node.args and not node.free_symbols():
@@ -29,14 +33,14 @@ def rounded_constants(term: Expr, dtype: str) -> Expr:
 
 
 def _rounded(constant: Expr, dtype: str) -> Expr | None:
-    """The constant's correctly rounded value as a number, where its float value is another
-    (None where it has no finite true value)."""
+    """The constant's correctly rounded value as a number, where its float value is more
+    than LOST_BITS off it (None otherwise, and where it has no finite true value)."""
     truth = true_value(constant, {}, dtype)
     if truth is None:
         return None
     float_type = DTYPES[dtype][0]
     with np.errstate(all="ignore"):
         computed = float(np.asarray(evaluate(constant, {}), dtype=float_type))
-    if computed == truth:
+    if ulp_bits(np.array([computed]), np.array([truth]), dtype)[0] <= LOST_BITS:
         return None
     return number(Fraction(str(float_type(truth))))
