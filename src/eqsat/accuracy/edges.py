@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -63,16 +64,31 @@ def edge_points(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
     return {name: values[keep] for name, values in drawn.items()}
 
 
+class _Crossing(NamedTuple):
+    """A subterm passing a limit between two neighbours of a variable's grid, the others at
+    a base point; whether the form is inf or 0 on either grid point where the input is
+    neither, and whether one of the same subterm, limit and variable was found before it."""
+
+    suspect: bool
+    later: bool
+    node: Expr
+    base: int
+    name: str
+    low: float
+    high: float
+    limit: float
+
+
 def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
            bases: dict[str, np.ndarray], dtype: str, seed: int
            ) -> list[tuple[int, str, float]]:
     """(base, swept variable, value) of up to MOST_EDGES edges where the input is finite on
-    either side, one a grid cell: first those beside a grid point where the form is not
-    finite or 0 and the input is neither, then for each subterm, limit and variable the
-    first found (over the bases in turn; the variables taking turns), then the others."""
+    either side, one a grid cell: first the suspect ones, then for each subterm, limit and
+    variable the first found (over the bases in turn; the variables taking turns), then the
+    others."""
     info = np.finfo(DTYPES[dtype][0])
     count = len(next(iter(bases.values()))) if bases else 1
-    crossings: list[tuple[tuple[bool, bool], Expr, int, str, float, float, float]] = []
+    crossings: list[_Crossing] = []
     for name in sorted(ranges):
         grid = _grid(name, ranges[name], dtype, seed, SWEPT if bases else GRID)
         points = Sample({name: np.tile(grid, count)} |
@@ -93,28 +109,27 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
                               float(info.smallest_subnormal)):
                     past = (np.abs(values) >= limit).reshape(count, len(grid))
                     crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)
-                    crossings += [((not suspect[base, i], k > 0), node, int(base), name,
-                                   float(grid[i]), float(grid[i + 1]), limit)
+                    crossings += [_Crossing(bool(suspect[base, i]), k > 0, node, int(base), name,
+                                            float(grid[i]), float(grid[i + 1]), limit)
                                   for k, (base, i) in enumerate(crossed)
                                   if k < MOST_EDGES or suspect[base, i]]
-    # (stable: in the order found; the variables' first ones in turn; one a grid cell)
-    turn: dict[tuple[str, bool], int] = {}
+    turns: dict[tuple[str, bool], int] = {}  # (the variables take turns among the first)
     ranked = []
     for crossing in crossings:
-        (not_suspect, later), name = crossing[0], crossing[3]
-        turn[name, later] = turn.get((name, later), -1) + 1
-        ranked.append(((not_suspect, later, turn[name, later]), crossing))
+        turn = turns[crossing.name, crossing.later] = \
+            turns.get((crossing.name, crossing.later), -1) + 1
+        ranked.append(((not crossing.suspect, crossing.later, turn), crossing))
     cells: set[tuple[str, int, float]] = set()
-    chosen: list[tuple[tuple[bool, bool], Expr, int, str, float, float, float]] = []
-    for _, crossing in sorted(ranked, key=lambda r: r[0]):
-        if (cell := (crossing[3], crossing[2], crossing[4])) not in cells and \
-                len(chosen) < MOST_EDGES:
+    chosen: list[_Crossing] = []
+    for _, crossing in sorted(ranked, key=lambda r: r[0]):  # (stable: as found)
+        cell = (crossing.name, crossing.base, crossing.low)
+        if cell not in cells and len(chosen) < MOST_EDGES:
             cells.add(cell)
             chosen.append(crossing)
-    return [(base, name, _narrowed(node, name, low, high, limit,
-                                   {o: float(v[base]) for o, v in bases.items() if o != name},
-                                   dtype))
-            for _, node, base, name, low, high, limit in chosen]
+    return [(c.base, c.name, _narrowed(c.node, c.name, c.low, c.high, c.limit,
+                                       {o: float(v[c.base]) for o, v in bases.items()
+                                        if o != c.name}, dtype))
+            for c in chosen]
 
 
 def _bases(ranges: dict[str, tuple[float, float]], dtype: str, seed: int
