@@ -36,20 +36,19 @@ def divided_through(expr: Expr, variable: Expr) -> Expr | None:
     above = [from_sympy(c / scale) for c in reversed(top.all_coeffs())]  # (index: the power)
     above += [number(0)] * (degree + 1 - len(above))
     below = [from_sympy(c / scale) for c in reversed(bottom.all_coeffs())]
-    scaled_top = _plus(_horner(above[:degree + 1], reciprocal, reverse=True),
-                       _times(variable, _horner(above[degree + 1:], variable, reverse=False)))
-    scaled_bottom = _horner(below, reciprocal, reverse=True)
+    # sum of a_k y^(k - m): a_m + (1/y)*(a_(m-1) + ... (1/y)*a_0), and y*(a_(m+1) + y*(...))
+    scaled_top = _plus(_horner(above[:degree + 1], reciprocal),
+                       _times(variable, _horner(above[:degree:-1], variable)))
+    scaled_bottom = _horner(below, reciprocal)
     if scaled_top is None or scaled_bottom is None:  # (a numerator of 0)
         return None
     return make("div", scaled_top, scaled_bottom)
 
 
-def _horner(coefficients: list[Expr], by: Expr, reverse: bool) -> Expr | None:
-    """c[n] + by*(c[n-1] + by*(... + by*c[0])) (reverse) or c[0] + by*(c[1] + ...); None for
-    no coefficients."""
-    ordered = coefficients if reverse else list(reversed(coefficients))
+def _horner(innermost_first: list[Expr], by: Expr) -> Expr | None:
+    """c[n] + by*(c[n-1] + by*(... + by*c[0])) of [c[0], ..., c[n]]; None for none."""
     total: Expr | None = None
-    for coefficient in ordered:
+    for coefficient in innermost_first:
         total = _plus(coefficient, _times(by, total))
     return total
 
