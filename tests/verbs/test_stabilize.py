@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import functools
+import math
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import eqsat
 from eqsat import parse
-from eqsat.accuracy.measure import mean_bits, true_value
+from eqsat.accuracy.measure import mean_bits, sample, true_value
+from eqsat.term.sampling import zero_points
+from eqsat.verbs import stabilize as stabilize_module
 from tests.conftest import assert_equivalent, corpus
 
 
@@ -151,6 +155,20 @@ def test_a_rational_function_is_divided_through_past_where_its_polynomials_overf
                                     "(((y + a)*y + b)*y + c)")
     assert result.bits_before > 20 and result.bits_after < 2, str(result)
     assert "1/y" in str(result.expr) and "where(" in str(result.expr)
+
+
+def test_a_form_undefined_where_a_variable_is_0_is_refused_there() -> None:
+    """x/x*x + y is NaN at x = 0 alone, which no draw over the floats meets
+    (sampling.zero_points sets each variable to 0 in turn); x/(x*x + 1), divided through
+    by x^2 for the regimes (NaN at 0), is 0 there."""
+    start = parse("x + y")
+    wrong = stabilize_module._WrongPoints(start, None, 0, [sample(start)])
+    assert wrong.refuse(parse("x/x*x + y")) and not wrong.refuse(parse("y + x"))
+    zeros = zero_points({"x": (-math.inf, math.inf), "y": (1.0, 2.0)}, 8, "float64", 0)
+    assert np.all(zeros["x"] == 0) and np.all((zeros["y"] >= 1) & (zeros["y"] <= 2))
+    result = eqsat.stabilize_report("x/(x*x + 1)")
+    assert result.bits_before > 10 and result.bits_after < 1, str(result)
+    assert float(eqsat.evaluate(result.expr, x=0.0)) == 0.0
 
 
 def test_a_form_that_overflows_near_the_largest_float_is_refused() -> None:

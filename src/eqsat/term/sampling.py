@@ -102,6 +102,22 @@ def banded_floats(rng: random.Random, low: float, high: float, count: int, dtype
     return float_bits(rng, low, high, count, dtype) if found is None else found
 
 
+def zero_points(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
+                seed: int) -> dict[str, np.ndarray]:
+    """count points for each variable whose range holds 0, that variable exactly 0 and the
+    others drawn in extreme_bands (moderate, tiny, huge): where a form has a singularity the
+    input has not (x/x*y, or a quotient divided through by x), which draws over the floats
+    never meet."""
+    names = sorted(ranges)
+    rng = random.Random(seed)
+    blocks = [{name: np.zeros(count, dtype=DTYPES[dtype][0]) if name == zero else
+               banded_floats(rng, *ranges[name], count, dtype, extreme_bands(dtype))
+               for name in names}
+              for zero in names if ranges[zero][0] <= 0 <= ranges[zero][1]]
+    return {name: np.concatenate([block[name] for block in blocks]) for name in names} \
+        if blocks else {}
+
+
 def stratified(ranges: Mapping[str, tuple[float, float]], count: int, dtype: str,
                seed: int = 0) -> dict[str, np.ndarray]:
     """count points without true values: each variable's float bit patterns within its range

@@ -63,7 +63,7 @@ from ..term import arguments
 from ..term.expr import Expr, chained, make, number, tidy
 from ..term.inputs import ExprInput, to_expr
 from ..term.printing import abbreviated
-from ..term.sampling import float_ordinals
+from ..term.sampling import float_ordinals, zero_points
 from ..term.shape import is_tensor
 from ..term.walks import postorder, rebuild, tree_size
 from .derivatives import expand_derivatives
@@ -457,6 +457,7 @@ DRAWS: tuple[tuple[int, Drawn], ...] = (
     (5, "floats"), (6, "floats"))
 BRANCH_SEED, BRANCH_DRAWS = 8, 4096  # refuse_split's draws: the seed offset, per branch
 EDGE_SEED, EDGE_DRAWS = 9, 1024  # about a subterm's overflow (edges.py)
+ZERO_SEED, ZERO_DRAWS = 10, 64  # a variable at 0, each (sampling.zero_points)
 
 
 @dataclass
@@ -492,10 +493,13 @@ class _WrongPoints:
                 self.start, form, self.domain, dtype, self.seed + seed, FAR_BITS,
                 drawn_as=drawn_as)) for seed, drawn_as in DRAWS):
             return True
-        # and about where its subterms pass the largest float or the smallest normal one, or 0
-        drawn = edge_points(self.start, form, self.ranges, dtype, self.seed + EDGE_SEED, EDGE_DRAWS)
-        return self._wrong_among(form, where_they_differ_at(self.start, form, drawn,
-                                                            self.domain, dtype, FAR_BITS))
+        # and about where its subterms pass the largest float or the smallest normal one, or 0;
+        # and where a variable is 0
+        edges = edge_points(self.start, form, self.ranges, dtype, self.seed + EDGE_SEED,
+                            EDGE_DRAWS)
+        zeros = zero_points(self.ranges, ZERO_DRAWS, dtype, self.seed + ZERO_SEED)
+        return any(self._wrong_among(form, where_they_differ_at(
+            self.start, form, drawn, self.domain, dtype, FAR_BITS)) for drawn in (edges, zeros))
 
     def refuse_split(self, regimes: Regimes) -> bool:
         """refuse, and at points inside each branch of the split (within.branch_points): a
