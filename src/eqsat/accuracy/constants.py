@@ -1,8 +1,8 @@
 """Constant subterms as their correctly rounded values where the floats lose more than
 LOST_BITS of them: 20 - (exp(pi) - pi) is 0.0009000208105242328 (computed in floats, 12 bits
 off), as Herbie folds constants to their exact values; sqrt(exp(1)), rounded correctly as
-written, and E + 2, an ulp off, stay as they are (not equal to the rounded value, only
-within half an ulp of it, a number is offered only where it is worth it)."""
+written, and E + 2, an ulp off, stay as they are (a number is within half an ulp of the
+constant, not equal to it: it is offered only where the floats do worse)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ..term.sampling import DTYPES
 from ..term.walks import rebuild
 from .measure import true_value, ulp_bits
 
-LOST_BITS = 4.0
+LOST_BITS = 1.0  # an ulp (ulp_bits: log2(1 + ulps))
 
 
 def rounded_constants(term: Expr, dtype: str) -> Expr:
