@@ -89,8 +89,8 @@ def float_values(expr: Expr, points: Sample) -> Iterator[tuple[Expr, np.ndarray,
     """Each subterm, innermost first (each once), with its float value at the sample's points
     as the term computes it, from its operands' values, and those; a comparison (1 where
     true, 0 where false) is computed for a `where` above it, not given; a statement (diff)
-    ends the walk. Iterate under
-    np.errstate: a generator's own would outlast an early return from the loop."""
+    ends the walk. Iterate under np.errstate: a generator's own would outlast an early
+    return from the loop."""
     values: dict[Expr, np.ndarray] = {}
     for node in postorder(expr):
         if not node.args:  # a symbol, a number, a constant

@@ -190,8 +190,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     # the normal forms of the rational parts of the input and of the best, where the rules did
     # not reach them (and of the input with the variables the domain holds at one value as
     # that value), and the two with their constant subterms correctly rounded where floats
-    # lose bits of them (constants.py): measured, and the rounds again from the best of them
-    # if it beats what they found
+    # are more than an ulp off (constants.py): measured, and the rounds again from the best
+    # of them if it beats what they found
     cost = model.remembering_tree_cost()
     made = [*normalise(start, cost).forms, *normalise(best.expr, cost).forms,
             rounded_constants(start, dtype), rounded_constants(best.expr, dtype)]
@@ -464,8 +464,9 @@ ZERO_SEED, ZERO_DRAWS = 10, 64  # a variable at 0, each (sampling.zero_points)
 class _WrongPoints:
     """Points to refuse a wrong answer at: a form far off where the input is close
     (_wrong_somewhere) on the sample, or at the points of the domain where the two are far
-    apart in floats (where_they_differ), drawn over the domain, at moderate magnitudes and
-    at extremes. A form can be wrong at a few points in a thousand, none of them in the
+    apart in floats (where_they_differ), drawn over the domain, at moderate magnitudes, at
+    extremes, about where a subterm of the form over- or underflows (edges.py) and where a
+    variable is 0. A form can be wrong at a few points in a thousand, none of them in the
     sample (d/hypot(c, d)*a underflows for a tiny d and a huge c where (b*c - a*d)/(c*c +
     d*d) does not), only where every variable is moderate, which draws over every float
     seldom meet (exp(y)^log(y/(z + y)) at y = -6792), or where a moderate one meets tiny and
