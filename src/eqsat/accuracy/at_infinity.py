@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sympy
 
+from ..errors import EqsatError
 from ..term.expr import Expr, make, number
 from ..term.sympy_bridge import from_sympy, to_sympy
 from ..term.walks import postorder
@@ -23,20 +24,21 @@ def divided_through(expr: Expr, variable: Expr) -> Expr | None:
     if _expanded_terms(expr, variable) is None:
         return None
     y = to_sympy(variable)
-    try:
+    try:  # (an op of the term SymPy has no form for, or has one eqsat reads no way back)
         numerator, denominator = sympy.fraction(sympy.together(to_sympy(expr)))
         top, bottom = sympy.Poly(numerator, y), sympy.Poly(denominator, y)
-    except (sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError, TypeError):
-        return None
-    degree = bottom.degree()
-    if not 1 <= degree <= MAX_DEGREE or top.degree() > MAX_DEGREE:
+        degree = bottom.degree()
+        if not 1 <= degree <= MAX_DEGREE or top.degree() > MAX_DEGREE:
+            return None
+        lead = bottom.LC()  # (together's common denominators, out where it is a number)
+        scale = lead if lead.is_number and lead != 0 else sympy.Integer(1)
+        above = [from_sympy(c / scale) for c in reversed(top.all_coeffs())]  # (by power)
+        below = [from_sympy(c / scale) for c in reversed(bottom.all_coeffs())]
+    except (EqsatError, sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError,
+            TypeError):
         return None
     reciprocal = make("div", number(1), variable)
-    lead = bottom.LC()  # (together's common denominators, taken out where it is a number)
-    scale = lead if lead.is_number and lead != 0 else sympy.Integer(1)
-    above = [from_sympy(c / scale) for c in reversed(top.all_coeffs())]  # (index: the power)
     above += [number(0)] * (degree + 1 - len(above))
-    below = [from_sympy(c / scale) for c in reversed(bottom.all_coeffs())]
     # sum of a_k y^(k - m): a_m + (1/y)*(a_(m-1) + ... (1/y)*a_0), and y*(a_(m+1) + y*(...))
     scaled_top = _plus(_horner(above[:degree + 1], reciprocal),
                        _times(variable, _horner(above[:degree:-1], variable)))
