@@ -9,7 +9,7 @@ from __future__ import annotations
 import sympy
 
 from ..errors import EqsatError
-from ..term.expr import Expr, make, number
+from ..term.expr import Expr, make, number, tidy
 from ..term.sympy_bridge import from_sympy, to_sympy
 from ..term.walks import postorder
 
@@ -40,34 +40,20 @@ def divided_through(expr: Expr, variable: Expr) -> Expr | None:
     reciprocal = make("div", number(1), variable)
     above += [number(0)] * (degree + 1 - len(above))
     # sum of a_k y^(k - m): a_m + (1/y)*(a_(m-1) + ... (1/y)*a_0), and y*(a_(m+1) + y*(...))
-    scaled_top = _plus(_horner(above[:degree + 1], reciprocal),
-                       _times(variable, _horner(above[:degree:-1], variable)))
-    scaled_bottom = _horner(below, reciprocal)
-    if scaled_top is None or scaled_bottom is None:  # (a numerator of 0)
+    scaled_top = tidy("add", [_horner(above[:degree + 1], reciprocal),
+                              tidy("mul", [variable, _horner(above[:degree:-1], variable)])])
+    if scaled_top.is_number and scaled_top.number == 0:
         return None
-    return make("div", scaled_top, scaled_bottom)
+    return make("div", scaled_top, _horner(below, reciprocal))
 
 
-def _horner(innermost_first: list[Expr], by: Expr) -> Expr | None:
-    """c[n] + by*(c[n-1] + by*(... + by*c[0])) of [c[0], ..., c[n]]; None for none."""
-    total: Expr | None = None
+def _horner(innermost_first: list[Expr], by: Expr) -> Expr:
+    """c[n] + by*(c[n-1] + by*(... + by*c[0])) of [c[0], ..., c[n]] (tidy: no 0 or 1
+    written); 0 for none."""
+    total = number(0)
     for coefficient in innermost_first:
-        total = _plus(coefficient, _times(by, total))
+        total = tidy("add", [coefficient, tidy("mul", [by, total])])
     return total
-
-
-def _plus(first: Expr | None, second: Expr | None) -> Expr | None:
-    if first is None or (first.is_number and first.number == 0):
-        return second
-    if second is None or (second.is_number and second.number == 0):
-        return first
-    return make("add", first, second)
-
-
-def _times(factor: Expr, other: Expr | None) -> Expr | None:
-    if other is None or (other.is_number and other.number == 0):
-        return None
-    return factor if other.is_number and other.number == 1 else make("mul", factor, other)
 
 
 def _expanded_terms(expr: Expr, variable: Expr) -> tuple[int, int] | None:

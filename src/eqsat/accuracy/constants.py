@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from ..term.expr import Expr, make, number
-from ..term.numeric import evaluate
-from ..term.sampling import DTYPES
 from ..term.walks import rebuild
-from .measure import true_value, ulp_bits
+from .measure import bits_at, sample_at
 
 LOST_BITS = 1.0  # an ulp (ulp_bits: log2(1 + ulps))
 
@@ -35,12 +31,7 @@ def rounded_constants(term: Expr, dtype: str) -> Expr:
 def _rounded(constant: Expr, dtype: str) -> Expr | None:
     """The constant's correctly rounded value as a number, where its float value is more
     than LOST_BITS off it (None otherwise, and where it has no finite true value)."""
-    truth = true_value(constant, {}, dtype)
-    if truth is None:
+    found = sample_at(constant, [{}], dtype)  # (one point, no variables)
+    if found is None or bits_at(constant, found)[0] <= LOST_BITS:
         return None
-    float_type = DTYPES[dtype][0]
-    with np.errstate(all="ignore"):
-        computed = float(np.asarray(evaluate(constant, {}), dtype=float_type))
-    if ulp_bits(np.array([computed]), np.array([truth]), dtype)[0] <= LOST_BITS:
-        return None
-    return number(Fraction(str(float_type(truth))))
+    return number(Fraction(str(found.truth[0])))
