@@ -108,10 +108,10 @@ def zero_points(ranges: Mapping[str, tuple[float, float]], count: int, dtype: st
     others drawn in extreme_bands (moderate, tiny, huge): where a form has a singularity the
     input has not (x/x*y, or a quotient divided through by x), which draws over the floats
     never meet."""
-    names = sorted(ranges)
+    names, bands = sorted(ranges), extreme_bands(dtype)
     rng = random.Random(seed)
     blocks = [{name: np.zeros(count, dtype=DTYPES[dtype][0]) if name == zero else
-               banded_floats(rng, *ranges[name], count, dtype, extreme_bands(dtype))
+               banded_floats(rng, *ranges[name], count, dtype, bands)
                for name in names}
               for zero in names if ranges[zero][0] <= 0 <= ranges[zero][1]]
     return {name: np.concatenate([block[name] for block in blocks]) for name in names} \
