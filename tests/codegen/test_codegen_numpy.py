@@ -85,6 +85,16 @@ def test_a_kernel_is_as_accurate_as_its_input(text: str, x: float, dtype: str,
     assert got == pytest.approx(truth, rel=1e-4), str(kernel.outputs[0])
 
 
+def test_an_overflow_inside_a_comparison_is_no_cheaper_form() -> None:
+    """log(exp(x) + exp(y)) >= -4*x, cheaper than logaddexp's, is true where exp(y)
+    overflows: at one point in twenty over the floats a finite value flips (2/x for 1/x), seldom
+    more than twice among the points measured, not once where the two are far apart."""
+    text = "((x < 6) + (logaddexp(x, y) >= x*(-4)))/x"
+    kernel = eqsat.compile(text, ["x", "y"], dtype="float32")
+    assert float(kernel(np.float32(-1e10), np.float32(1e9))) == pytest.approx(-1e-10), \
+        str(kernel.outputs[0])
+
+
 def test_a_helpers_value_feeds_a_ufunc_on_numbers() -> None:
     # sigmoid (a helper) gave a NumPy scalar into a temporary that logaddexp then wrote into
     text = "-5 + logaddexp(sigmoid((3 - y)^x^x), x)"
