@@ -123,3 +123,26 @@ def test_any_grid_covers_every_element(dtype: str, grid: tuple[int, int]) -> Non
         tolerance = 1e-5 if dtype == "float32" else 1e-12  # exp(x)*y may fuse (fma)
         np.testing.assert_allclose(cupy.asnumpy(out), np.exp(x) * y - x, rtol=tolerance,
                                    atol=tolerance)
+
+
+WIDE = np.concatenate([-np.logspace(-30, 30, 300), np.logspace(-30, 30, 300),
+                       np.arange(-40, 40) / 2, np.linspace(25.5, 26.5, 41), [0.0, 1e200, -1e200]])
+
+
+@pytest.mark.parametrize("text", ["sinpi(x)", "cospi(x)", "fmod(x, y)", "erfcx(x)"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_helpers_that_reduce_or_switch_forms_match_numpy_over_wide_arguments(
+        text: str, dtype: str) -> None:
+    """The CUDA helpers with a range reduction (sinpi, cospi), an exact remainder (fmod) or
+    a form for each range (erfcx: exp(x^2) split exactly, its series past 26) against the
+    NumPy target's, at halves and integers, up to 1e30 and through each switch."""
+    with np.errstate(over="ignore"):
+        x = WIDE.astype(dtype)
+    y = np.resize(np.array([3, -0.7, 360, 1e-3, 2.5e7], dtype=dtype), x.shape)
+    kernel = eqsat.compile(text, ["x", "y"], target="cupy", dtype=dtype, optimize=None)
+    with np.errstate(all="ignore"):
+        want = eqsat.evaluate(text, x=x, y=y)
+    tolerance = 1e-5 if dtype == "float32" else 1e-12
+    np.testing.assert_allclose(cupy.asnumpy(kernel(cupy.asarray(x), cupy.asarray(y))), want,
+                               rtol=tolerance, atol=tolerance * 1e-3, equal_nan=True,
+                               err_msg=text)

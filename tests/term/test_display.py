@@ -44,6 +44,7 @@ EXAMPLES: dict[str, tuple[Callable[[], Expr], str, str]] = {
     "sinpi": (lambda: eqsat.sinpi(x), r"\operatorname{sinpi}\left(x\right)", "sinpi(x)"),
     "fmod": (lambda: eqsat.fmod(x, 360), r"\operatorname{fmod}\left(x, 360\right)",
              "fmod(x, 360)"),
+    "erfcx": (lambda: eqsat.erfcx(x), r"\operatorname{erfcx}\left(x\right)", "erfcx(x)"),
     "cospi": (lambda: eqsat.cospi(x), r"\operatorname{cospi}\left(x\right)", "cospi(x)"),
     "asin": (lambda: eqsat.asin(x), r"\arcsin\left(x\right)", "asin(x)"),
     "acos": (lambda: eqsat.acos(x), r"\arccos\left(x\right)", "acos(x)"),

@@ -221,3 +221,33 @@ def test_erf_of_a_number_is_computed_in_double(name: str) -> None:
     exact = getattr(math, name)(2 / 3)
     assert float(eqsat.evaluate(f"x + {name}(2/3)", x=0.0)) == exact
     assert numpy_function(name)(np.float32([2 / 3])).dtype == np.float32
+
+
+def test_erfcx_is_accurate_where_erfc_underflows_and_exp_overflows() -> None:
+    """exp(x^2)*erfc(x) within a few ulps from -26 to 1e300 in double and float (x^2 split
+    exactly below 26, the asymptotic series past it), in the reference and the balls too,
+    where erfc(x) is 0 past 27 and exp(x^2) infinite; infinite at -inf and below -26.7."""
+    spec = OPS["erfcx"]
+    points = [-26.0, -3.5, -0.1, 0.0, 1e-300, 0.5, 2.0, 9.0, 25.99, 26.01, 27.5, 100.0, 1e4,
+              1e6, 1.5e6, 1e150, 1e300]
+    for x in points:
+        with mpmath.workdps(40):  # (past 1e4 the series' two first terms: 1e-16 off)
+            big = mpmath.mpf(x)
+            exact = mpmath.exp(big**2) * mpmath.erfc(big) if x < 1e4 else \
+                (1 - 1 / (2 * big**2)) / (big * mpmath.sqrt(mpmath.pi))
+            assert float(spec.reference(big)) == pytest.approx(  # type: ignore[misc]
+                float(exact), rel=1e-14)
+        assert true_value(call("erfcx", symbol("x")), {"x": x}, "float64") == pytest.approx(
+            float(exact), rel=1e-14)
+        for dtype in (np.float64, np.float32):
+            if abs(x) > 3e38 and dtype == np.float32:
+                continue
+            with np.errstate(over="ignore"):
+                got = numpy_function("erfcx")(np.array([x], dtype=dtype))
+                want = dtype(float(exact))
+            assert got.dtype == dtype
+            assert float(got[0]) == float(want) or \
+                abs(float(got[0]) - float(want)) <= 4 * float(np.spacing(want)), (dtype, x, got)
+    with np.errstate(over="ignore"):
+        assert list(numpy_function("erfcx")(np.array([-np.inf, -27.0, np.inf]))) == \
+            [np.inf, np.inf, 0.0]

@@ -46,6 +46,13 @@ _HELPERS = {
              "T r = fmod{S}(x, (T)2); T k = rint{S}(2 * r); "
              "T t = (T)3.141592653589793 * (r - k / 2); int q = ((int)k % 4 + 4) % 4; "
              "T v = q % 2 == 0 ? cos{S}(t) : sin{S}(t); return q == 0 || q == 3 ? v : -v; }}",
+    # (erfcx as term/numeric.py's, in double: x^2 split exactly, the series past 26)
+    "erfcx": "static __device__ T eqsat_erfcx{S}(T x) {{ double v = x; if (v > 26) {{ "
+             "double t = 1 / (2 * v * v), s = 1; for (int k = 7; k > 0; k--) "
+             "s = 1 - (2 * k - 1) * t * s; return (T)(s / (v * 1.7724538509055159)); }} "
+             "double q = v * v, c = 134217729.0 * v, h = c - (c - v), l = v - h; "
+             "double r = ((h * h - q) + 2 * h * l) + l * l; if (!(fabs(r) < 1)) r = 0; "
+             "return (T)(exp(q) * (1 + r) * erfc(v)); }}",
     "logaddexp": "static __device__ T eqsat_logaddexp{S}(T a, T b) {{ T m = fmax{S}(a, b); "
                  "return a == b ? a + (T)0.6931471805599453 : "
                  "m + log1p{S}(exp{S}(-fabs{S}(a - b))); }}",

@@ -282,6 +282,37 @@ def _ball_fmod(a: Any, b: Any) -> Any:
     return -left if a < 0 else left
 
 
+_ERFCX_SERIES_FROM = 10**6  # erfcx by its asymptotic series past it (exp(a^2) is 10^(4e11))
+
+
+def _erfcx(a: Any) -> Any:
+    """exp(a^2)*erfc(a) in mpmath; past _ERFCX_SERIES_FROM by the asymptotic series
+    1/(a*sqrt(pi))*sum((-1)^k (2k - 1)!!/(2a^2)^k) to the working precision (mpmath's erfc
+    fails on 1e200)."""
+    if a <= _ERFCX_SERIES_FROM:
+        return mpmath.exp(a * a) * mpmath.erfc(a)
+    t, total, term, k = 1 / (2 * a * a), mpmath.mpf(0), mpmath.mpf(1), 0
+    while abs(term) > mpmath.eps * abs(total) / 4 or not total:
+        total += term
+        k += 1
+        term = -term * (2 * k - 1) * t
+    return total / (a * mpmath.sqrt(mpmath.pi))
+
+
+def _ball_erfcx(a: Any) -> Any:
+    """erfcx's ball; past _ERFCX_SERIES_FROM (arb's exp(a^2)*erfc(a) is [+/- inf] at 1e200)
+    eleven terms of its series, the twelfth bounding what is left (the terms alternate and
+    shrink)."""
+    kind = type(a)
+    if not a > _ERFCX_SERIES_FROM:
+        return (a * a).exp() * a.erfc()
+    t, total, term = 1 / (2 * a * a), kind(0), kind(1)
+    for k in range(1, 12):
+        total += term
+        term = -term * (2 * k - 1) * t
+    return (total + kind(0, abs(term).upper())) / (a * kind.pi().sqrt())
+
+
 def _ball_where(c: Any, a: Any, b: Any) -> Any:
     return a if c != 0 else b if c.is_zero() else type(a).nan()
 
@@ -494,6 +525,14 @@ ROWS: list[Op] = [
        absorbs=1, exponential=True,
        bounds=monotone(mpmath.erfc, increasing=False),
        ball=lambda a: a.erfc()),
+    # erfc scaled by exp(a^2): finite where erfc underflows (log(erfc(a)) is log(erfcx(a)) -
+    # a^2), as SciPy's erfcx
+    Op("erfcx", 1, OpKind.FUNCTION, _erfcx, "erfcx", ("eqsat_erfcxf", "eqsat_erfcx"), 20,
+       derivative="(2*a*erfcx(a) - 2/sqrt(pi))*diff(a, x)", defined_as="exp(a^2)*erfc(a)",
+       sign=Sign.POSITIVE, numpy_cost=220,
+       absorbs=1, exponential=True,  # (decreasing: its derivative 2a*erfcx(a) - 2/sqrt(pi) < 0)
+       bounds=monotone(_erfcx, increasing=False),
+       ball=_ball_erfcx),
     Op("sigmoid", 1, OpKind.FUNCTION, lambda a: 1 / (1 + mpmath.exp(-a)), "sigmoid",
        ("eqsat_sigmoidf", "eqsat_sigmoid"), 20,
        derivative="sigmoid(a)*(1 - sigmoid(a))*diff(a, x)", defined_as="1/(1 + exp(-a))",
