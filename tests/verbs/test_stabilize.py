@@ -41,6 +41,11 @@ from tests.conftest import assert_equivalent, corpus
     ("log(tan(pi/4 + x/2))", None, "asinh(tan(x))"),
     ("log(tan(pi/4 - x/2))", None, "asinh(tan(-x))"),
     ("tan(pi/4 - x/2)", None, "cos(x)/(sin(x) + 1)"),
+    # erfc and exp(x^2) together as erfcx, which neither under- nor overflows (erfc is 0 past
+    # 27, exp(x^2) infinite)
+    ("exp(x^2)*erfc(x)", {"x": (1, 1e100)}, "erfcx(x)"),
+    ("log(erfc(x))", {"x": (1, 1e100)}, "log(erfcx(x)) - x^2"),
+    ("exp(-x^2)/erfc(x)", {"x": (1, 1e100)}, "1/erfcx(x)"),
     # -1/expm1(-x) alone is 0 where the input is -exp(x), a subnormal (x near -727: found
     # among the moderate draws of the check for wrong answers); where the input is as
     # accurate (x < -0.52, on the sample and the check's draws), the regimes keep it
