@@ -10,6 +10,7 @@ import pytest
 
 import eqsat
 from eqsat.algebra.intervals import bounds, proven_facts
+from eqsat.rules.guards import GUARDS
 from eqsat.term.reference import reference
 from eqsat.term.walks import postorder
 
@@ -42,6 +43,18 @@ def test_the_signs_a_domain_proves_of_compound_terms() -> None:
     assert facts[eqsat.parse("x - 3")] == {"NonPos"}
     assert eqsat.parse("x - 2.5") not in facts  # spans 0
     assert eqsat.parse("(x - 3)*y") not in facts  # y spans 0 too
+
+
+def test_the_op_tables_sign_rules_prove_what_closed_intervals_cannot() -> None:
+    """exp(x) over the whole line has the interval [0, inf]: only its row says it is never
+    0, and the sum and product rules carry that up, as the e-graph's sign analysis does."""
+    facts = proven_facts(eqsat.parse("log(exp(x) + exp(y)) - exp(y)*sigmoid(x) + sqrt(x)"), {})
+    assert facts[eqsat.parse("exp(x) + exp(y)")] >= {"Pos", "NonNeg", "NonZero"}
+    assert facts[eqsat.parse("exp(y)*sigmoid(x)")] >= {"Pos", "NonZero"}
+    assert facts[eqsat.parse("sqrt(x)")] == {"NonNeg"}  # 0 at x = 0
+    assert eqsat.parse("log(exp(x) + exp(y))") not in facts
+    assert GUARDS["> 0"].bounded_on_term(eqsat.parse("exp(x) + exp(y)")) is True
+    assert GUARDS["< 0"].bounded_on_term(eqsat.parse("-exp(x)")) is True
 
 
 def test_a_guard_on_a_compound_term_fires_on_a_domain() -> None:

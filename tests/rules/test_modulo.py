@@ -257,6 +257,18 @@ def test_regroupings_are_the_rewrites_that_take_operands_in_another_grouping() -
     assert list(regroupings(eqsat.parse("log(exp(x) + y)"), rules)) == []
 
 
+def test_a_regroupings_guard_is_decided_by_the_sign_rules_too() -> None:
+    """log-exp-plus (log(exp(a) + b) if b > 0) at b = exp(y) + exp(z): no interval says the
+    sum is more than 0 (exp(-inf) is 0), exp's row and the sum's sign rule do."""
+    rules = DirectRules.of((r for r in shipped_rules().rules if r.ruleset == "stability"),
+                           shrinking=None)
+    term = eqsat.parse("log(exp(x) + exp(y) + exp(z))")
+    made = {str(e) for node, e in regroupings(term, rules) if node is term}
+    assert "logaddexp(x, log(exp(y) + exp(z)))" in made, made
+    unsigned = eqsat.parse("log(exp(x) + exp(y) + z)")  # exp(y) + z may be negative
+    assert not any("logaddexp(x," in str(e) for _, e in regroupings(unsigned, rules))
+
+
 def test_a_guard_not_decided_on_the_term_keeps_its_rule_from_it() -> None:
     rules = DirectRules.of(r for r in shipped_rules().rules if r.ruleset == "simplify")
     made = [str(e) for _, e in rewrites(eqsat.parse("abs(y)"), rules)]

@@ -10,7 +10,7 @@ import mpmath
 
 from ..term.bounds import WHOLE, Interval, iv
 from ..term.expr import Expr
-from ..term.ops import OPS, Sign
+from ..term.ops import KEPT_SIGNS, OPS, SIGN_IMPLIED, Sign
 from ..term.walks import postorder
 
 
@@ -51,6 +51,31 @@ def sign_facts(interval: Interval) -> set[str]:
 
 
 def proven_facts(expr: Expr, ranges: Mapping[str, tuple[float, float]]) -> dict[Expr, set[str]]:
-    """The sign facts the ranges prove of expr's compound subterms (those with any)."""
-    return {node: facts for node, interval in bounds(expr, ranges).items()
-            if node.args and (facts := sign_facts(interval))}
+    """The sign facts the ranges prove of expr's compound subterms (those with any): each
+    one's interval's, and what the op table's sign rules conclude from its operands' facts,
+    as the e-graph's sign analysis does (exp(x) > 0, and exp(x) + exp(y) > 0, where their
+    intervals are [0, inf]), with the facts these imply."""
+    intervals = bounds(expr, ranges)
+    facts: dict[Expr, set[str]] = {}
+    for node in postorder(expr):
+        found = sign_facts(intervals[node])
+        spec = OPS.get(node.op) if node.args else None
+        if spec is not None:
+            operands = [facts[a] for a in node.args]
+            if spec.sign == Sign.POSITIVE:
+                found.add("Pos")
+            elif spec.sign == Sign.KEEPS_SIGN:
+                found |= operands[0] & set(KEPT_SIGNS)
+            found |= {concluded for needs, concluded in spec.signs
+                      if all(need is None or need in have
+                             for need, have in zip(needs, operands, strict=True))}
+        facts[node] = _implied(found)
+    return {node: found for node, found in facts.items() if node.args and found}
+
+
+def _implied(facts: set[str]) -> set[str]:
+    """The facts with those they imply (SIGN_IMPLIED), until no more follow."""
+    while new := {concluded for needs, concluded in SIGN_IMPLIED
+                  if concluded not in facts and all(need in facts for need in needs)}:
+        facts |= new
+    return facts

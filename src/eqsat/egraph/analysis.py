@@ -10,7 +10,7 @@ from ..encoding import commands as t
 from ..encoding.shape_analysis import SHAPE_RULESET
 from ..limits.budget import MAX_FOLD_BITS, MAX_FOLD_EXPONENT
 from ..rules.guards import SIGN_FACTS
-from ..term.ops import ROWS, Sign
+from ..term.ops import KEPT_SIGNS, ROWS, SIGN_IMPLIED, Sign
 
 FOLD_RULESET = "fold"  # exact constant folding: unions numbers with their computations
 SIGN_RULESET = "signs"  # sign and integer facts that guards consult
@@ -31,16 +31,10 @@ for _spec in ROWS:
         _SIGN_TABLE.append((_spec.name, (None,) * _spec.arity, "Pos"))
     elif _spec.sign == Sign.KEEPS_SIGN:
         _SIGN_TABLE += [(_spec.name, (fact,), fact)
-                        for fact in ("Pos", "Neg", "NonNeg", "NonPos", "NonZero")]
+                        for fact in KEPT_SIGNS]
     if _spec.integral:
         _SIGN_TABLE.append((_spec.name, ("IsInt",) * _spec.arity, "IsInt"))
 
-# fact => fact, and pairs of facts => fact
-_IMPLIED: list[tuple[tuple[str, ...], str]] = [
-    (("Pos",), "NonNeg"), (("Pos",), "NonZero"), (("Neg",), "NonPos"), (("Neg",), "NonZero"),
-    (("Zero",), "NonNeg"), (("Zero",), "NonPos"), (("NonNeg", "NonPos"), "Zero"),
-    (("NonNeg", "NonZero"), "Pos"), (("NonPos", "NonZero"), "Neg"),
-]
 
 # the folds of the op table (term/ops.py): pow's, bounded in its exponent, has rules of its own
 _FOLDED = [spec for spec in ROWS if spec.fold is not None and spec.name != "pow"]
@@ -145,7 +139,7 @@ def _sign_rules() -> list[object]:
         body += [t.fact(t.call(need, arg)) for need, arg in zip(needs, args, strict=True) if need]
         rules.append(t.rule(f"sign-{name}-{index}", SIGN_RULESET, body,
                             [t.action(t.call(concluded, e))]))
-    for needs_all, concluded in _IMPLIED:
+    for needs_all, concluded in SIGN_IMPLIED:
         body = [t.fact(t.call(need, e)) for need in needs_all]
         rules.append(t.rule(f"imply-{'-'.join(needs_all)}-{concluded}", SIGN_RULESET, body,
                             [t.action(t.call(concluded, e))]))

@@ -88,8 +88,9 @@ def regroupings(term: Expr, rules: DirectRules) -> Iterator[tuple[Expr, Expr]]:
     """(subterm, what one rule makes of it) for each rewrite of one node of the term that
     takes a sum's or a product's operands in another grouping than the term's (some of
     them, or a variable bound to several of them that no subterm sums): what an e-graph
-    reaches only by associativity and commutativity. Its guards decided true here; outer
-    nodes first."""
+    reaches only by associativity and commutativity. Its guards decided true here, by
+    interval analysis and the op table's sign rules too (log(exp(x) - exp(y) + exp(z)) as
+    log(a - exp(y)) with a = exp(x) + exp(z) > 0); outer nodes first."""
     sites = _Sites(term, rules)
     written: dict[View, Expr] = {}
     for subterm, view in sites.views.items():
@@ -98,7 +99,7 @@ def regroupings(term: Expr, rules: DirectRules) -> Iterator[tuple[Expr, Expr]]:
         node = written.get(site.node)
         regrouped = bool(site.left_over) or \
             any(view.op in N_ARY and view not in written for view in site.bound)
-        if node is not None and regrouped and _holds(site):
+        if node is not None and regrouped and _holds(site, bounded=True):
             yield node, sites.term_of(sites.replacement(site))
 
 

@@ -99,8 +99,9 @@ class SignGuard(GuardKind):
         return None
 
     def bounded_on_term(self, subject: Expr) -> bool | None:
-        """on_term, and True also where interval analysis proves it of a compound term
-        (sqrt(x) >= 0, x^2 + 1 > 0: as the e-graph's sign analysis would)."""
+        """on_term, and True also where interval analysis or the op table's sign rules
+        prove it of a compound term (sqrt(x) >= 0, x^2 + 1 > 0, exp(x) + exp(y) > 0: as the
+        e-graph's sign analysis would)."""
         found = self.on_term(subject, lambda _: True)
         if found is None and subject.args and not subject.shape and \
                 self.relation in _interval_facts(subject):
@@ -197,13 +198,13 @@ _SIGNED_RANGES = (({"positive", "nonnegative"}, (0.0, math.inf)),
 
 
 def _interval_facts(term: Expr) -> set[str]:
-    """The sign facts interval analysis proves of a compound term, its symbols in the
-    ranges their assumptions give (algebra/intervals.py)."""
-    from ..algebra.intervals import bounds, sign_facts
+    """The sign facts interval analysis and the op table's sign rules prove of a compound
+    term, its symbols in the ranges their assumptions give (algebra/intervals.py)."""
+    from ..algebra.intervals import proven_facts
 
     ranges = {symbol.name: limits for symbol in term.free_symbols()
               for names, limits in _SIGNED_RANGES if names & symbol.assumptions}
-    return sign_facts(bounds(term, ranges)[term])
+    return proven_facts(term, ranges).get(term, set())
 
 
 def _is_integer(value: Number) -> bool:

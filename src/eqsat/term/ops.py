@@ -125,6 +125,12 @@ _MIN_SIGNS: tuple[SignRule, ...] = (
 _SIGN_OF_SIGNS: tuple[SignRule, ...] = (
     (("Pos",), "Pos"), (("Neg",), "Neg"), (("NonNeg",), "NonNeg"), (("NonPos",), "NonPos"),
     (("NonZero",), "NonZero"), ((None,), "IsInt"))
+# a fact that facts of the same term imply: fact => fact, and pairs of facts => fact
+SIGN_IMPLIED: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("Pos",), "NonNeg"), (("Pos",), "NonZero"), (("Neg",), "NonPos"), (("Neg",), "NonZero"),
+    (("Zero",), "NonNeg"), (("Zero",), "NonPos"), (("NonNeg", "NonPos"), "Zero"),
+    (("NonNeg", "NonZero"), "Pos"), (("NonPos", "NonZero"), "Neg"))
+KEPT_SIGNS = ("Pos", "Neg", "NonNeg", "NonPos", "NonZero")  # the facts a KEEPS_SIGN op keeps
 
 
 # the names of an op's operands in its derivative and definition, by arity
