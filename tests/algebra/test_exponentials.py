@@ -48,7 +48,8 @@ def _normal(term: eqsat.Expr) -> eqsat.Expr:
     ("(-exp(y) - exp(x - 5))*exp(-(x - 1))", "-exp(y - x + 1) - exp(-4)"),
     ("exp(x)*3*exp(2 - x)", "3*exp(2)"),
     ("(exp(x) + 3*exp(y))*exp(-x)*2", "(1 + 3*exp(y - x))*2"),
-    ("(exp(x) + y)*exp(-x)", "(exp(x) + y)*exp(-x)"),  # y has no exponential to combine
+    ("(exp(x) + y)*exp(-x)", "1 + y*exp(-x)"),  # y keeps the factor: exp(x) overflowed
+    ("(x + y)*exp(-x)", "(x + y)*exp(-x)"),  # no term has an exponential to combine
 ])
 def test_exponentials_spread_over_a_sum_and_combine(text: str, spread_out: str) -> None:
     from eqsat.algebra.exponentials import spread
@@ -69,3 +70,45 @@ def test_exponentials_spread_over_a_sum_and_combine(text: str, spread_out: str) 
 ])
 def test_the_fraction_verbs_see_the_relation(verb: object, text: str, answer: str) -> None:
     assert str(verb(text)) == answer  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("text", "sums"), [
+    ("log(exp(x) - exp(y) + exp(z))", ["1 + (expm1(x) - expm1(y) + expm1(z))"]),
+    ("exp(x) + 2*exp(y) - 3", ["expm1(x) + 2*expm1(y)"]),
+    ("-exp(x) + exp(y)/2 + 4 + w", ["7/2 + (-expm1(x) + expm1(y)/2 + w)"]),
+    ("y*(exp(x) - exp(y)) + exp(z)", ["expm1(x) - expm1(y)"]),  # one exponential outside
+    ("exp(x) + y", []),
+])
+def test_a_sum_of_exponentials_near_one(text: str, sums: list[str]) -> None:
+    from eqsat.algebra.exponentials import near_one
+
+    found = near_one(eqsat.parse(text))
+    assert [str(form) for _, form in found] == sums
+    for node, form in found:
+        for point in ({"x": 1e-9, "y": -2e-9, "z": 3e-9, "w": 0.5}, {"x": 2.0, "y": -1.0, "z": 0.5,
+                                                                      "w": -3.0}):
+            expected = reference(node, point, 40)
+            assert abs(reference(form, point, 40) - expected) <= 1e-30 * max(1, abs(expected))
+
+
+@pytest.mark.parametrize(("text", "form"), [
+    ("log(exp(x) - exp(y) + exp(z))", "logaddexp(x, z) + log1mexp(y - logaddexp(x, z))"),
+    ("log(-exp(x) - exp(y) + exp(z))", "z + log1mexp(logaddexp(x, y) - z)"),
+    ("log(2*exp(x) + exp(y) + exp(z)/3)", "logaddexp(x + log(2), logaddexp(y, z + log(1/3)))"),
+    ("log(exp(x) - exp(y))", None),  # two terms: the rules' (log-exp-minus)
+    ("log(exp(x) - exp(y) + w)", None),  # a term that is no exponential
+])
+def test_the_log_of_a_signed_sum_of_exponentials(text: str, form: str | None) -> None:
+    from eqsat.algebra.exponentials import log_sums
+
+    given = eqsat.parse(text)
+    found = log_sums(given)
+    assert [str(f) for _, f in found] == ([form] if form else [])
+    for _, made in found:  # equal where the log is defined, and no exponential overflows
+        for point in ({"x": 3.0, "y": -1.0, "z": 0.5}, {"x": -2.0, "y": -3.0, "z": 1.5},
+                      {"x": 800.0, "y": 799.0, "z": 700.0}):
+            expected = reference(given, point, 40)
+            if expected is not None:
+                assert abs(reference(made, point, 40) - expected) <= 1e-30 * abs(expected)
+                assert abs(float(eqsat.evaluate(made, point)) - float(expected)) <= \
+                    1e-13 * abs(float(expected))

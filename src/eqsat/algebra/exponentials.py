@@ -56,10 +56,11 @@ def as_exponentials(root: Expr) -> Expr:
 def spread(root: Expr, combine: Callable[[Expr], Expr]) -> Expr:
     """root with each product of exponentials made one exponential, its exponent their
     exponents' sum put through combine (normal forms), and a product of one sum (or
-    difference) of exponentials (each term has one as a factor) with exponentials
-    distributed over the sum first: (-exp(y) - exp(x - 5))*exp(-(x - 1)) as -exp(y - x + 1)
-    - exp(-4). exp(a)*exp(b) = exp(a + b) and distributing are identities wherever the
-    product is defined."""
+    difference) with exponentials distributed over the sum first where a term of it has one
+    as a factor: (-exp(y) - exp(x - 5))*exp(-(x - 1)) as -exp(y - x + 1) - exp(-4), (w -
+    exp(x))*exp(-x) as w*exp(-x) - 1 (exp(x) alone overflows where neither term does).
+    exp(a)*exp(b) = exp(a + b) and distributing are identities wherever the product is
+    defined."""
     def build(node: Expr, args: list[Expr]) -> Expr:
         made = make(node.op, *args) if node.args else node
         if made.op != "mul":
@@ -68,7 +69,7 @@ def spread(root: Expr, combine: Callable[[Expr], Expr]) -> Expr:
         exponents = [f.args[0] for f in factors if f.op == "exp"]
         sums = [f for f in factors if f.op in ("add", "sub", "neg")]
         if not exponents or len(sums) > 1 or (not sums and len(exponents) < 2) or \
-                (sums and not all(any(f.op == "exp" for f in multiplicands(term))
+                (sums and not any(any(f.op == "exp" for f in multiplicands(term))
                                   for term, _ in summands(sums[0]))):
             return made
         rest = [f for f in factors if f.op != "exp" and f not in sums]
@@ -77,6 +78,92 @@ def spread(root: Expr, combine: Callable[[Expr], Expr]) -> Expr:
         return _product([*rest, _spread_over(sums[0], chained("add", exponents), combine)])
 
     return rebuild(root, build)
+
+
+def near_one(root: Expr) -> list[tuple[Expr, Expr]]:
+    """(sum, its form) for each sum in root of two or more exponentials (each alone or times
+    a number), each written 1 + expm1 of its exponent and the sum's numbers added first:
+    exp(x) - exp(y) + exp(z) as 1 + (expm1(x) - expm1(y) + expm1(z)), which cancels nowhere
+    where the exponents are tiny (its log is then log1p's). exp(a) = 1 + expm1(a) for every
+    a."""
+    inner = {arg for node in postorder(root) if node.op in ("add", "sub", "neg")
+             for arg in node.args if arg.op in ("add", "sub", "neg")}
+    forms = []
+    for node in postorder(root):
+        if node.op not in ("add", "sub") or node in inner:
+            continue
+        parts = [(term, sign, _scaled_exp(term)) for term, sign in summands(node)]
+        if sum(found is not None for _, _, found in parts) < 2:
+            continue
+        total, rest = Fraction(0), []
+        for term, sign, found in parts:
+            if term.is_number:
+                total += sign * term.number
+            elif found is None:
+                rest.append((term, sign))
+            else:
+                total += sign * found[0]
+                rest.append((_times(found[0], make("expm1", found[1])), sign))
+        written = rest[0][0] if rest[0][1] > 0 else make("neg", rest[0][0])
+        for term, sign in rest[1:]:
+            written = make("add" if sign > 0 else "sub", written, term)
+        forms.append((node, written if total == 0 else make("add", number(total), written)))
+    return forms
+
+
+def log_sums(root: Expr) -> list[tuple[Expr, Expr]]:
+    """(log, its form) for each log in root of a sum of three or more exponentials (each
+    alone or times a number), some of them subtracted: the log of the others' sum, L, by
+    logaddexp one term at a time, plus log1mexp of the subtracted ones' less L:
+    log(exp(a) + exp(b) - exp(c) - exp(d)) as logaddexp(a, b) + log1mexp(logaddexp(c, d) -
+    logaddexp(a, b)), where no exponential over- or underflows alone. Equal where the log
+    is defined (the sum positive: the subtracted ones' log is less than L); k*exp(a) (k > 0)
+    is exp(a + log(k))."""
+    forms = []
+    for node in postorder(root):
+        if node.op != "log" or node.args[0].op not in ("add", "sub"):
+            continue
+        kept: list[Expr] = []
+        taken: list[Expr] = []
+        for term, sign in summands(node.args[0]):
+            found = _scaled_exp(term)
+            if found is None:
+                break
+            scale, exponent = found
+            if abs(scale) != 1:
+                exponent = make("add", exponent, make("log", number(abs(scale))))
+            (kept if sign * scale > 0 else taken).append(exponent)
+        else:
+            if len(kept) + len(taken) < 3 or not kept:
+                continue
+            total = _logaddexp(kept)
+            forms.append((node, total if not taken else make(
+                "add", total, make("log1mexp", make("sub", _logaddexp(taken), total)))))
+    return forms
+
+
+def _logaddexp(exponents: list[Expr]) -> Expr:
+    """log(exp(a) + exp(b) + ...) as logaddexp(a, logaddexp(b, ...)); a alone is a."""
+    found = exponents[-1]
+    for exponent in reversed(exponents[:-1]):
+        found = make("logaddexp", exponent, found)
+    return found
+
+
+def _scaled_exp(term: Expr) -> tuple[Fraction, Expr] | None:
+    """(c, a) where term is c*exp(a) (c a nonzero number: exp(a), 2*exp(a), exp(a)/2, -exp(a));
+    None otherwise."""
+    scale = Fraction(1)
+    while True:
+        if term.op == "neg":
+            scale, term = -scale, term.args[0]
+        elif term.op == "mul" and term.args[0].is_number:
+            scale, term = scale * term.args[0].number, term.args[1]
+        elif term.op == "div" and term.args[1].is_number and term.args[1].number != 0:
+            scale, term = scale / term.args[1].number, term.args[0]
+        else:
+            break
+    return (scale, term.args[0]) if term.op == "exp" and scale != 0 else None
 
 
 def _spread_over(sum_: Expr, exponent: Expr, combine: Callable[[Expr], Expr]) -> Expr:

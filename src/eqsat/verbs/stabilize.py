@@ -48,7 +48,7 @@ from ..accuracy.regimes import (
 from ..accuracy.search import Candidate, better, most_accurate
 from ..accuracy.within import branch_points
 from ..algebra.conjugates import conjugates
-from ..algebra.exponentials import spread
+from ..algebra.exponentials import log_sums, near_one, spread
 from ..algebra.intervals import proven_facts
 from ..algebra.normal import normalise
 from ..egraph.per_thread import engine
@@ -303,7 +303,11 @@ class _Search:
         log1p(c*exp(-a)) with the terms of c each times exp(-a), as one exponential), which
         the e-graph would reach only after as many more steps; and each difference of square
         roots as a quotient by their sum (algebra/conjugates.py), its radicands' difference
-        reduced, which the rules reach only by expanding both. At most MAX_SEEDS
+        reduced, which the rules reach only by expanding both; and each sum of exponentials
+        as 1 + a sum of expm1s (algebra/exponentials.near_one: exp(x) - exp(y) + exp(z),
+        which the rules take apart one difference at a time), and each log of one as the
+        logaddexp of its added terms, less those subtracted by log1mexp (log_sums). At most
+        MAX_SEEDS
         regroupings; none in a term of more than MAX_SETTLED_NODES nodes (its views take time
         quadratic in a sum's length)."""
         if tree_size(expr) > MAX_SETTLED_NODES:
@@ -316,7 +320,8 @@ class _Search:
             return normalise(rational, cost).forms[0]
 
         return list(dict.fromkeys([*((node, spread(made, combined)) for node, made in found),
-                                   *conjugates(expr, combined)]))
+                                   *conjugates(expr, combined), *near_one(expr),
+                                   *log_sums(expr)]))
 
     def localized(self, best: Candidate, limits: Limits, points: Sample, floor: float
                   ) -> tuple[Candidate, list[Candidate]]:
