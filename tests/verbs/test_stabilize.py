@@ -16,6 +16,7 @@ import eqsat
 from eqsat import parse
 from eqsat.accuracy.measure import mean_bits, sample, true_value
 from eqsat.term.sampling import zero_points
+from eqsat.term.walks import postorder
 from eqsat.verbs import stabilize as stabilize_module
 from tests.conftest import assert_equivalent, corpus
 
@@ -546,3 +547,14 @@ def test_a_regime_is_reported_and_shaded(tmp_path: Path) -> None:
     low, high = (float(v) for v in line.split("at ")[1].split(", "))
     assert low == -high and 1e-4 < high < 1  # the series' radius, on both sides of 0
     assert image.read_bytes().startswith(b"\x89PNG")
+
+
+def test_an_answer_shows_no_identity_element_where_its_display_order_is_refused() -> None:
+    """n*(0 + log1mexp(...)) and log1mexp(...*1): the regimes' forms kept an e-graph's
+    identity elements, and the answer as shown (products grouped from the left) was less
+    accurate, so neither change was taken; leaving them out alone changes no value."""
+    result = eqsat.stabilize_report("n*log(abs(sinh(x*y*z)))")
+    identities = [node for node in postorder(result.expr)
+                  if (node.op == "add" and any(a.is_number and a.number == 0 for a in node.args))
+                  or (node.op == "mul" and any(a.is_number and a.number == 1 for a in node.args))]
+    assert not identities, str(result.expr)

@@ -238,11 +238,13 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                     if bits <= before and not wrong.refuse(f))
     best = _with_regimes(best, forms, start, domain, points_, seed, stop, wrong, divided)
     # as shown (a normal form's, a local search's, a regime's), where that is as accurate and
-    # nowhere wrong: its products grouped from the left, 2*x*y overflows where 2*(x*y) does not
-    shown = display_order(_shown(best.expr))
-    if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits and \
-            not wrong.refuse(shown):
-        best = Candidate(shown, shown_bits, model.tree_cost(shown))
+    # nowhere wrong: its products grouped from the left, 2*x*y overflows where 2*(x*y) does not;
+    # else with its identity elements left out alone (n*(0 + a), log(b*1))
+    for shown in dict.fromkeys([display_order(_shown(best.expr)), _shown(best.expr)]):
+        if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits and \
+                not wrong.refuse(shown):
+            best = Candidate(shown, shown_bits, model.tree_cost(shown))
+            break
     if stop.cut:  # the backstop, not the work budgets, ended some stage: it may say more
         total.stop_reason = StopReason.TIME
     return Stabilized(best.expr, start, before, best.bits, total, tried, points_)
