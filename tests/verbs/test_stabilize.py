@@ -42,6 +42,11 @@ from tests.conftest import assert_equivalent, corpus
     ("log(tan(pi/4 + x/2))", None, "asinh(tan(x))"),
     ("log(tan(pi/4 - x/2))", None, "asinh(tan(-x))"),
     ("tan(pi/4 - x/2)", None, "cos(x)/(sin(x) + 1)"),
+    # a log of a product or a power as a sum of logs (algebra/logarithms, log-pow-abs): x*y
+    # underflows, x*x and x^2 + y^2 overflow where their logs are small
+    ("log(x*y)", None, "log(abs(x)) + log(abs(y))"),
+    ("log(x*x)", None, "2*log(abs(x))"),
+    ("log(x^2 + y^2)", None, "2*log(hypot(x, y))"),
     # erfc and exp(x^2) together as erfcx, which neither under- nor overflows (erfc is 0 past
     # 27, exp(x^2) infinite)
     ("exp(x^2)*erfc(x)", {"x": (1, 1e100)}, "erfcx(x)"),

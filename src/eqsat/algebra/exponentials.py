@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from ..term.expr import Expr, chained, make, number, tidy
+from ..term.expr import Expr, chained, make, number, signed_sum, tidy
 from ..term.walks import multiplicands, postorder, rebuild, summands
 
 
@@ -104,9 +104,7 @@ def near_one(root: Expr) -> list[tuple[Expr, Expr]]:
             else:
                 total += sign * found[0]
                 rest.append((_times(found[0], make("expm1", found[1])), sign))
-        written = rest[0][0] if rest[0][1] > 0 else make("neg", rest[0][0])
-        for term, sign in rest[1:]:
-            written = make("add" if sign > 0 else "sub", written, term)
+        written = signed_sum(rest)
         forms.append((node, written if total == 0 else make("add", number(total), written)))
     return forms
 

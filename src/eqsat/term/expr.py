@@ -445,6 +445,16 @@ def chained(op: str, items: Sequence[Expr]) -> Expr:
     return found
 
 
+def signed_sum(terms: Sequence[tuple[Expr, int]]) -> Expr:
+    """The terms added from the left, each with its sign (+1 or -1): a - b + c, -a + b; at
+    least one (summands' inverse)."""
+    first, sign = terms[0]
+    found = first if sign > 0 else make("neg", first)
+    for term, sign in terms[1:]:
+        found = make("add" if sign > 0 else "sub", found, term)
+    return found
+
+
 def call(name: str, *args: ExprLike) -> Expr:
     """Apply a named op (aliases allowed) to arguments."""
     spec = lookup(name)

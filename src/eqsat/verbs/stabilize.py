@@ -50,6 +50,7 @@ from ..accuracy.within import branch_points
 from ..algebra.conjugates import conjugates
 from ..algebra.exponentials import log_sums, near_one, spread
 from ..algebra.intervals import proven_facts
+from ..algebra.logarithms import log_products
 from ..algebra.normal import normalise
 from ..egraph.per_thread import engine
 from ..errors import EqsatError, LimitError
@@ -308,8 +309,9 @@ class _Search:
         reduced, which the rules reach only by expanding both; and each sum of exponentials
         as 1 + a sum of expm1s (algebra/exponentials.near_one: exp(x) - exp(y) + exp(z),
         which the rules take apart one difference at a time), and each log of one as the
-        logaddexp of its added terms, less those subtracted by log1mexp (log_sums). At most
-        MAX_SEEDS
+        logaddexp of its added terms, less those subtracted by log1mexp (log_sums); and each
+        log of a product as a sum of logs of magnitudes (algebra/logarithms.py: a rule for it
+        in the e-graph took nodes from the search). At most MAX_SEEDS
         regroupings; none in a term of more than MAX_SETTLED_NODES nodes (its views take time
         quadratic in a sum's length)."""
         if tree_size(expr) > MAX_SETTLED_NODES:
@@ -323,7 +325,7 @@ class _Search:
 
         return list(dict.fromkeys([*((node, spread(made, combined)) for node, made in found),
                                    *conjugates(expr, combined), *near_one(expr),
-                                   *log_sums(expr)]))
+                                   *log_sums(expr), *log_products(expr)]))
 
     def localized(self, best: Candidate, limits: Limits, points: Sample, floor: float
                   ) -> tuple[Candidate, list[Candidate]]:
