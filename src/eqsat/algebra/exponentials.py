@@ -151,17 +151,8 @@ def _logaddexp(exponents: list[Expr]) -> Expr:
 def _scaled_exp(term: Expr) -> tuple[Fraction, Expr] | None:
     """(c, a) where term is c*exp(a) (c a nonzero number: exp(a), 2*exp(a), exp(a)/2, -exp(a));
     None otherwise."""
-    scale = Fraction(1)
-    while True:
-        if term.op == "neg":
-            scale, term = -scale, term.args[0]
-        elif term.op == "mul" and term.args[0].is_number:
-            scale, term = scale * term.args[0].number, term.args[1]
-        elif term.op == "div" and term.args[1].is_number and term.args[1].number != 0:
-            scale, term = scale / term.args[1].number, term.args[0]
-        else:
-            break
-    return (scale, term.args[0]) if term.op == "exp" and scale != 0 else None
+    found = _multiple(term)
+    return (found[0], found[1].args[0]) if found is not None and found[1].op == "exp" else None
 
 
 def _spread_over(sum_: Expr, exponent: Expr, combine: Callable[[Expr], Expr]) -> Expr:
