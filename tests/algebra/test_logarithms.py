@@ -1,4 +1,4 @@
-"""Logs of products and quotients as sums of the logs of their factors' magnitudes."""
+"""Logs of products, quotients and powers as sums of the logs of their factors' magnitudes."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ from eqsat.term.reference import reference
     ("log(abs(x*y*z))", "log(abs(x)) + log(abs(y)) + log(abs(z))"),
     ("log(-2*x/(3*y))", "log(2) + log(abs(x)) - log(3) - log(abs(y))"),
     ("log(x/y)*log(-x)", "log(abs(x)) - log(abs(y))"),  # log(-x) has one factor
+    ("log(x^4/y)", "4*log(abs(x)) - log(abs(y))"),
+    ("log((x*y)^2)", "2*log(abs(x)) + 2*log(abs(y))"),
+    ("log(x^(1/3))", "1/3*log(abs(x))"),
+    ("log(x^y)", None),  # not a number's power
     ("log(1 - y/x)", None),  # a sum
 ])
 def test_a_log_of_a_product_is_a_sum_of_logs(text: str, form: str | None) -> None:

@@ -42,7 +42,7 @@ from tests.conftest import assert_equivalent, corpus
     ("log(tan(pi/4 + x/2))", None, "asinh(tan(x))"),
     ("log(tan(pi/4 - x/2))", None, "asinh(tan(-x))"),
     ("tan(pi/4 - x/2)", None, "cos(x)/(sin(x) + 1)"),
-    # a log of a product or a power as a sum of logs (algebra/logarithms, log-pow-abs): x*y
+    # a log of a product or a power as a sum of logs (algebra/logarithms, log-square-abs): x*y
     # underflows, x*x and x^2 + y^2 overflow where their logs are small
     ("log(x*y)", None, "log(abs(x)) + log(abs(y))"),
     ("log(x*x)", None, "2*log(abs(x))"),
