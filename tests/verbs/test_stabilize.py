@@ -197,6 +197,8 @@ def test_a_form_that_overflows_near_the_largest_float_is_refused() -> None:
     ("x^y - 1", "x > 0"),  # pow-minus-one needs x > 0, which every float does not give
     ("(x + 1)^(1/n) - x^(1/n)", "(x + 1 > 0)*(x > 0)"),  # root-difference needs both
     ("100*((1 + i/n)^n - 1)/(i/n)", "i/n + 1 > 0"),  # compound interest
+    ("(1 + 1/n)^n", "1/n + 1 > 0"),  # pow-exp-log: exp(n*log1p(1/n))
+    ("(1 + x)^(1/x)", "x + 1 > 0"),
 ])
 def test_a_power_s_base_is_assumed_positive_where_it_is(expr: str, condition: str) -> None:
     result = eqsat.stabilize_report(expr)
