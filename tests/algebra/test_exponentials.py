@@ -112,3 +112,24 @@ def test_the_log_of_a_signed_sum_of_exponentials(text: str, form: str | None) ->
                 assert abs(reference(made, point, 40) - expected) <= 1e-30 * abs(expected)
                 assert abs(float(eqsat.evaluate(made, point)) - float(expected)) <= \
                     1e-13 * abs(float(expected))
+
+
+@pytest.mark.parametrize(("text", "forms"), [
+    ("x^3*exp(-x^2/2)", ["x*(x*(x*exp(-x^2/2)))"]),
+    ("y*x^2*exp(z)", ["y*(x*(x*exp(z)))"]),
+    ("x^3*y", []),  # no exponential
+    ("x^9*exp(x)", []),  # past MOST_FACTORS
+    ("x^(5/2)*exp(x)", []),  # not a whole exponent
+])
+def test_a_power_is_multiplied_into_an_exponential_a_factor_at_a_time(
+        text: str, forms: list[str]) -> None:
+    from eqsat.algebra.exponentials import powers_into_exponential
+
+    found = powers_into_exponential(eqsat.parse(text))
+    assert [str(f) for _, f in found] == forms
+    for node, made in found:
+        for point in ({"x": 1.5, "y": -2.0, "z": 0.25}, {"x": -3.0, "y": 0.5, "z": -4.0}):
+            expected = reference(node, point, 40)
+            assert abs(reference(made, point, 40) - expected) <= 1e-30 * max(1, abs(expected))
+        huge = {"x": 1e120, "y": 1.0, "z": -1e5}  # the power alone overflows, exp underflows
+        assert float(eqsat.evaluate(made, huge)) == 0.0

@@ -47,6 +47,9 @@ from tests.conftest import assert_equivalent, corpus
     ("log(x*y)", None, "log(abs(x)) + log(abs(y))"),
     ("log(x*x)", None, "2*log(abs(x))"),
     ("log(x^2 + y^2)", None, "2*log(hypot(x, y))"),
+    # a power multiplied into an exponential a factor at a time: x^3 overflows where
+    # exp(-x^2/2) underflows (inf*0 is NaN; algebra/exponentials.powers_into_exponential)
+    ("x^3*exp(-x^2/2)", None, "x*(x^2*exp(-1/2*x^2))"),
     # erfc and exp(x^2) together as erfcx, which neither under- nor overflows (erfc is 0 past
     # 27, exp(x^2) infinite)
     ("exp(x^2)*erfc(x)", {"x": (1, 1e100)}, "erfcx(x)"),

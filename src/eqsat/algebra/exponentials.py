@@ -140,6 +140,34 @@ def log_sums(root: Expr) -> list[tuple[Expr, Expr]]:
     return forms
 
 
+MOST_FACTORS = 8  # an integer power taken into an exponential's product a factor at a time
+
+
+def powers_into_exponential(root: Expr) -> list[tuple[Expr, Expr]]:
+    """(product, its form) for each product in root of an exponential and a power to a whole
+    exponent from 2 to MOST_FACTORS: the power's base multiplied in one factor at a time,
+    x^3*exp(-x^2/2) as x*(x*(x*exp(-x^2/2))), each partial product in range where x^3
+    overflows and the exponential underflows (their product, inf*0, is NaN). a^n*e =
+    a*(a^(n - 1)*e) for every a when n >= 2."""
+    forms = []
+    for node in postorder(root):
+        if node.op != "mul":
+            continue
+        factors = multiplicands(node)
+        exponential = next((f for f in factors if f.op == "exp"), None)
+        power = next((f for f in factors if f.op == "pow" and f.args[1].is_number
+                      and f.args[1].number.denominator == 1
+                      and 2 <= f.args[1].number <= MOST_FACTORS), None)
+        if exponential is None or power is None:
+            continue
+        found = exponential
+        for _ in range(int(power.args[1].number)):
+            found = make("mul", power.args[0], found)
+        rest = [f for f in factors if f is not exponential and f is not power]
+        forms.append((node, _product([*rest, found]) if rest else found))
+    return forms
+
+
 def _logaddexp(exponents: list[Expr]) -> Expr:
     """log(exp(a) + exp(b) + ...) as logaddexp(a, logaddexp(b, ...)); a alone is a."""
     found = exponents[-1]

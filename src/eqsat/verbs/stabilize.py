@@ -48,7 +48,7 @@ from ..accuracy.regimes import (
 from ..accuracy.search import Candidate, better, most_accurate
 from ..accuracy.within import branch_points
 from ..algebra.conjugates import conjugates
-from ..algebra.exponentials import log_sums, near_one, spread
+from ..algebra.exponentials import log_sums, near_one, powers_into_exponential, spread
 from ..algebra.intervals import proven_facts
 from ..algebra.logarithms import log_products
 from ..algebra.normal import normalise
@@ -311,7 +311,9 @@ class _Search:
         which the rules take apart one difference at a time), and each log of one as the
         logaddexp of its added terms, less those subtracted by log1mexp (log_sums); and each
         log of a product as a sum of logs of magnitudes (algebra/logarithms.py: a rule for it
-        in the e-graph took nodes from the search). At most MAX_SEEDS
+        in the e-graph took nodes from the search); and each power times an exponential with
+        the power's base multiplied in a factor at a time (powers_into_exponential:
+        x^3*exp(-x^2/2), where pow-exp-split's guard a != 0 is not proven). At most MAX_SEEDS
         regroupings; none in a term of more than MAX_SETTLED_NODES nodes (its views take time
         quadratic in a sum's length)."""
         if tree_size(expr) > MAX_SETTLED_NODES:
@@ -325,7 +327,8 @@ class _Search:
 
         return list(dict.fromkeys([*((node, spread(made, combined)) for node, made in found),
                                    *conjugates(expr, combined), *near_one(expr),
-                                   *log_sums(expr), *log_products(expr)]))
+                                   *log_sums(expr), *log_products(expr),
+                                   *powers_into_exponential(expr)]))
 
     def localized(self, best: Candidate, limits: Limits, points: Sample, floor: float
                   ) -> tuple[Candidate, list[Candidate]]:
