@@ -241,7 +241,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     # as shown (a normal form's, a local search's, a regime's), where that is as accurate and
     # nowhere wrong: its products grouped from the left, 2*x*y overflows where 2*(x*y) does not;
     # else with its identity elements left out alone (n*(0 + a), log(b*1))
-    for shown in dict.fromkeys([display_order(_shown(best.expr)), _shown(best.expr)]):
+    tidied = _shown(best.expr)
+    for shown in dict.fromkeys([display_order(tidied), tidied]):
         if shown != best.expr and (shown_bits := mean_bits(shown, points_)) <= best.bits and \
                 not wrong.refuse(shown):
             best = Candidate(shown, shown_bits, model.tree_cost(shown))
