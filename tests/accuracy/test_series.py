@@ -52,6 +52,7 @@ def test_no_series_where_there_is_none_at_zero(text: str) -> None:
     "1/x - 1/tan(x)", "exp(x) - 1 - x", "sqrt(x^2 + 1) - x", "log(1 + x) - x",
     "(1 - cos(x))/x^2", "tan(x + eps) - tan(x)", "atan(N + 1) - atan(N)",
     "sqrt(x + 1) - sqrt(x)", "sigmoid(x) - 1/2", "x - sqrt(x*x - eps)",
+    "sqrt(abs(x) + 1) - 1", "exp(-abs(x))*x^2 - x^2", "1/(1 + abs(x)) - 1 + abs(x)",
 ])
 def test_every_truncation_agrees_near_its_point(text: str) -> None:
     expr = eqsat.parse(text)
@@ -73,6 +74,29 @@ def test_every_truncation_agrees_near_its_point(text: str) -> None:
             # go up by 1/2 at least)
             scale = max(abs(exact), mpmath.mpf("1e-60"))
             assert abs(approx - exact) / scale < 1e-4, (approximation, near)
+
+
+def test_a_variable_only_in_its_magnitude_is_expanded_in_it() -> None:
+    """abs(x) has no series at 0, but a function of abs(x) (and of even powers of x) is one
+    of u = abs(x) >= 0 there, from either side."""
+    found = {str(a.expr) for a in candidates(eqsat.parse("sqrt(abs(x) + 1) - 1"))
+             if a.at == "0"}
+    assert {"1/2*abs(x)", "1/2*abs(x) + (-1/8*x^2)"} <= found
+
+
+def test_a_polynomial_in_a_magnitude_that_nearly_cancels_near_zero() -> None:
+    """A rational approximation in t = 1/(1 + abs(x)/2) whose coefficients sum to 1 - 1e-7:
+    near 0, 1 - p(t)*exp(-x^2) is 1e-7 plus a multiple of abs(x), 1 less a value near 1 in
+    floats; only its series in abs(x) computes it there (13.5 bits without)."""
+    t = "(1/(1 + 0.5*abs(x)))"
+    given = (f"1 - {t}*(0.3 + {t}*(-0.2 + {t}*(1.1 + {t}*(-1 + {t}*0.7999999))))"
+             "*exp(-abs(x)*abs(x))")
+    result = eqsat.stabilize_report(given, limits=eqsat.Limits(seconds=60))
+    assert result.bits_before > 10 and result.bits_after < 1
+    for value in np.concatenate([np.logspace(-300, 1, 60), -np.logspace(-300, 1, 60)]):
+        truth = true_value(result.original, {"x": float(value)}, "float64")
+        got = float(eqsat.evaluate(result.expr, x=np.float64(value)))
+        assert truth is not None and abs(got - truth) <= 1e-12 * abs(truth), value
 
 
 def test_stabilize_uses_a_series_only_inside_its_radius() -> None:

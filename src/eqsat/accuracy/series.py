@@ -21,7 +21,7 @@ from ..algebra.expander import expand
 from ..algebra.series import Allowance, NoSeries, Series, allowance, terms
 from ..errors import EqsatError
 from ..limits.budget import Backstop
-from ..term.expr import Expr, make, number
+from ..term.expr import Expr, make, number, symbol
 from ..term.sampling import float_at, float_from_ordinals, float_ordinals
 from ..term.sympy_bridge import from_sympy, to_sympy
 from ..term.walks import postorder
@@ -86,13 +86,33 @@ def candidates(expr: Expr, backstop: Backstop | None = None,
         for variable in sorted(expr.free_symbols(), key=lambda s: s.name):
             for at in POINTS:
                 try:
-                    series = expand(expr, variable.name, at)
-                    for count in range(1, min(MAX_TERMS, len(series.coefficients)) + 1):
-                        made = to_expr(terms(series, count), variable, at)
+                    expanded, written, point = _expansion(expr, variable, at)
+                    for count in range(1, min(MAX_TERMS, len(expanded.coefficients)) + 1):
+                        made = to_expr(terms(expanded, count), written, point)
                         found.setdefault(made, Approximation(made, variable, at))
                 except (NoSeries, EqsatError, ZeroDivisionError, TypeError, ValueError):
                     continue
     return list(found.values())
+
+
+def _expansion(expr: Expr, variable: Expr, at: str) -> tuple[Series, Expr, str]:
+    """expr's series in the variable at the point, what its terms are powers of and at which
+    point (as to_expr takes them): the variable, or its magnitude where the variable occurs
+    only as abs(x) or in even powers, expanded in a variable u >= 0 at 0 (x -> 0 from either
+    side) or at +inf (x -> +-inf: the same form, kept once): 1 - p(1/(1 + k*abs(x)))*exp(-x^2)
+    near 0 as 1e-9 + 1.128*abs(x), which no series in x is."""
+    magnitude = make("abs", variable)
+    names = {s.name for s in expr.free_symbols()}
+    stand_in = symbol(next(n for k in itertools.count(1)
+                           if (n := variable.name + "_" * k) not in names))
+    even_powers = {node: make("pow", stand_in, node.args[1]) for node in postorder(expr)
+                   if node.op == "pow" and node.args[0] == variable and node.args[1].is_number
+                   and node.args[1].number.denominator == 1 and node.args[1].number % 2 == 0}
+    replaced = expr.subs({magnitude: stand_in, **even_powers})
+    if variable in replaced.free_symbols():
+        return expand(expr, variable.name, at), variable, at
+    point = "0" if at == "0" else "+inf"
+    return expand(replaced, stand_in.name, point), magnitude, point
 
 
 @dataclass(frozen=True)
