@@ -35,7 +35,8 @@ def test_every_op_matches_evaluate(op: eqsat.term.ops.Op, dtype: type) -> None:
     expr = eqsat.call(op.name, *(eqsat.symbol(n) for n in names))
     values = _inputs(op.arity, dtype)
     kernel = eqsat.compile(expr, names, optimize=None)
-    got = np.asarray(kernel(*values))
+    with np.errstate(invalid="ignore"):  # (the inputs leave some ops' domains: NaN, as NumPy's)
+        got = np.asarray(kernel(*values))
     want = np.asarray(eqsat.evaluate(expr, dict(zip(names, values, strict=True))))
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-6 if dtype is np.float32 else 1e-13)

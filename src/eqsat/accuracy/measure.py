@@ -527,10 +527,10 @@ def _hashable(domain: Domain) -> DomainKey:
 
 def values_at(expr: Expr, points: Sample) -> np.ndarray:
     """expr evaluated in the sample's float type, at each point."""
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):  # (and the cast: a long double past float32's range)
         computed = evaluate(expr, points.values) if points.values else evaluate(expr, {})
-    return np.broadcast_to(np.asarray(computed, dtype=DTYPES[points.dtype][0]),
-                           points.truth.shape)
+        return np.broadcast_to(np.asarray(computed, dtype=DTYPES[points.dtype][0]),
+                               points.truth.shape)
 
 
 def bits_at(expr: Expr, points: Sample) -> np.ndarray:
