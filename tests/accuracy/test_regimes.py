@@ -17,6 +17,7 @@ from eqsat.accuracy.regimes import (
     edges,
     overflowing_terms,
     ranked_regimes,
+    ratios,
     refine,
     split_terms,
 )
@@ -188,6 +189,21 @@ def test_split_terms_are_the_subexpressions_whose_variables_occur_nowhere_else()
     assert split_terms(PRODUCT) == [eqsat.parse("x*y")]
     assert split_terms(eqsat.parse("exp(x*y) - x")) == []  # x occurs outside x*y
     assert split_terms(eqsat.parse("log(x + y) * z")) == [eqsat.parse("x + y")]
+
+
+def test_ratios_are_of_each_two_variables_of_a_small_input() -> None:
+    assert ratios(eqsat.parse("a*b + c")) == [eqsat.parse(t) for t in ("b/a", "c/a", "c/b")]
+    assert ratios(eqsat.parse("a + b + c + d + e")) == []  # (more than MOST_RATIO_VARIABLES)
+
+
+def test_a_split_on_the_ratio_of_two_variables() -> None:
+    """3*x*y/(x + 2*y) over every float: 3*x*y overflows where the quotient does not, and
+    3*y*(x/(x + 2*y)) is right there; which form is, depends on how large y is beside x, not
+    on either alone (5.6 bits without a split on y/x)."""
+    result = eqsat.stabilize_report("3*x*y/(x + 2*y)", limits=eqsat.Limits(seconds=60))
+    assert result.bits_before > 10 and result.bits_after < 1
+    assert eqsat.parse("y/x") in edges(result.expr)
+    assert_equivalent(result.original, result.expr)
 
 
 def test_a_split_next_to_a_value_that_overflowed_is_a_float() -> None:

@@ -1,11 +1,13 @@
 """Regimes: one expression of where(...) branches, each branch the form with the fewest bits
-of error on its own range of one variable, or of one subexpression of several variables that
-the input depends on them only through (as Herbie's regimes do). The forms are equal to the
-input, or truncated series of it (series.py) that agree with it to rounding near the point
-they expand at: there the measured error decides where each branch ends."""
+of error on its own range of one variable, of one subexpression of several variables that
+the input depends on them only through (as Herbie's regimes do), or of the ratio of two. The
+forms are equal to the input, or truncated series of it (series.py) that agree with it to
+rounding near the point they expand at: there the measured error decides where each branch
+ends."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from collections.abc import Sequence
@@ -34,6 +36,7 @@ WIDEST = 64  # the most bits of error a point can have
 MIN_POINTS = 8  # points a branch must hold (fewer would fit the sample, not the function)
 OTHER_FORM_BITS = 1e-3  # added to each other form's error at a point: ties go to the original
 MAX_SPLIT_TERMS = 6  # subexpressions of several variables a split may be on, besides each one
+MOST_RATIO_VARIABLES = 4  # ... and the ratios of each two variables, of inputs of at most this many
 
 
 @dataclass(frozen=True)
@@ -123,19 +126,19 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
                    approximations: Sequence[Approximation] = (), original: Expr | None = None,
                    domain: Domain = None, seed: int = 0, backstop: Backstop | None = None
                    ) -> list[Regimes]:
-    """For each variable, each of the original's split_terms and the magnitude of each that
-    takes both signs (|x*y|: where x*y over- or underflows, x*(y/z) may not), the split of its
-    range among the forms (the first MAX_GIVEN) with the fewest mean bits of error on the
-    sample, counting GAIN_PER_BRANCH per extra branch; those that beat the most accurate exact
-    form by that, the fewest bits first (a caller that refuses one for what it does off the
-    sample takes the next). A form far off where the original is close counts as worse than
+    """For each variable, each of the original's split_terms and ratios, and the magnitude of
+    each that takes both signs (|x*y|: where x*y over- or underflows, x*(y/z) may not), the
+    split of its range among the forms (the first MAX_GIVEN) with the fewest mean bits of error
+    on the sample, counting GAIN_PER_BRANCH per extra branch; those that beat the most accurate
+    exact form by that, the fewest bits first (a caller that refuses one for what it does off
+    the sample takes the next). A form far off where the original is close counts as worse than
     any other there (_penalized); where forms tie, the original keeps the points
-    (OTHER_FORM_BITS), and a threshold between the original's branch and another's sits near
-    the other's first point. And for each operation of the original that overflows at some
-    points, the original but there (_overflow_splits), if it beats the first form given.
-    Approximations of the original (series) that win somewhere take part guarded: inside the
-    radius where they were measured to agree with it, the most accurate form outside, if they
-    hold on the whole region that radius selects in the domain (series.holds_on_region)."""
+    (OTHER_FORM_BITS), and a threshold between the original's branch and another's sits near the
+    other's first point. And for each operation of the original that overflows at some points,
+    the original but there (_overflow_splits), if it beats the first form given. Approximations
+    of the original (series) that win somewhere take part guarded: inside the radius where they
+    were measured to agree with it, the most accurate form outside, if they hold on the whole
+    region that radius selects in the domain (series.holds_on_region)."""
     if points.size < 2 * MIN_POINTS or not points.values:
         return []
     series = {a.expr: a for a in approximations}
@@ -180,7 +183,7 @@ def ranked_regimes(forms: Sequence[Expr], points: Sample,
     splits = [(symbols.get(name, symbol(name)), values)  # (a variable with its assumptions)
               for name, values in sorted(points.values.items())]
     if original is not None:
-        splits += _term_values(split_terms(original), points)
+        splits += _term_values([*split_terms(original), *ratios(original)], points)
     splits += [(make("abs", on), np.abs(values)) for on, values in splits
                if np.any(values < 0) and np.any(values > 0)]
     for on, values in splits:
@@ -219,6 +222,17 @@ def split_terms(original: Expr) -> list[Expr]:
         if not names[node] & {s.name for s in original.subs({node: number(0)}).free_symbols()}:
             found.append(node)
     return found
+
+
+def ratios(original: Expr) -> list[Expr]:
+    """The ratio of each two variables of the original (of at most MOST_RATIO_VARIABLES):
+    where a form's error depends on how large one is beside the other, not on either
+    (the complex quotient (a*c + b*d)/(c*c + d*d) divided through by c is accurate where
+    |d| < |c|, by d elsewhere, as Smith's algorithm branches)."""
+    variables = sorted(original.free_symbols(), key=lambda s: s.name)
+    if len(variables) > MOST_RATIO_VARIABLES:
+        return []
+    return [make("div", v, u) for u, v in itertools.combinations(variables, 2)]
 
 
 def overflowing_terms(original: Expr, points: Sample) -> list[Expr]:
