@@ -62,6 +62,10 @@ from tests.conftest import assert_equivalent, corpus
     # among the moderate draws of the check for wrong answers); where the input is as
     # accurate (x < -0.52, on the sample and the check's draws), the regimes keep it
     ("exp(x) / (exp(x) - 1)", "x != 0", "where(x < -0.52, exp(x)/(exp(x) - 1), -1/expm1(-x))"),
+    # tanh near -1 or 1 (it rounds to them past |x| = 19) by the sigmoid: tanh(a) =
+    # 2*sigmoid(2*a) - 1 (tanh-minus-one; the search reached 1 - tanh(x) alone)
+    ("tanh(x) - 1", {"x": (1, 300)}, "-2/(exp(2*x) + 1)"),
+    ("log(1 - tanh(x))", {"x": (1, 300)}, "log(2) - softplus(2*x)"),
     # inverse sines and cosines at the ends of their domain (the half-angle rules)
     ("acos(1 - x)", {"x": (1e-12, 1e-2)}, "2*asin(sqrt(x/2))"),
     ("asin(1 - x)", {"x": (1e-12, 1e-2)}, "pi/2 - 2*asin(sqrt(x/2))"),
