@@ -228,9 +228,9 @@ def split_terms(original: Expr) -> list[Expr]:
 
 def ratios(original: Expr) -> list[Expr]:
     """The ratio of each two variables of the original (of at most MOST_RATIO_VARIABLES):
-    where a form's error depends on how large one is beside the other, not on either
-    (the complex quotient (a*c + b*d)/(c*c + d*d) divided through by c is accurate where
-    |d| < |c|, by d elsewhere, as Smith's algorithm branches)."""
+    where which form is right depends on how large one is beside the other, not on either
+    (x*y*z/(x - z) as y*z*(x/(x - z)) where z is small beside x, x*y*(z/(x - z)) elsewhere;
+    the complex quotient's forms by hypot(c, d) on d/c)."""
     variables = sorted(original.free_symbols(), key=lambda s: s.name)
     if len(variables) > MOST_RATIO_VARIABLES:
         return []

@@ -96,23 +96,27 @@ def candidates(expr: Expr, backstop: Backstop | None = None,
 
 
 def _expansion(expr: Expr, variable: Expr, at: str) -> tuple[Series, Expr, str]:
-    """expr's series in the variable at the point, what its terms are powers of and at which
-    point (as to_expr takes them): the variable, or its magnitude where the variable occurs
-    only as abs(x) or in even powers, expanded in a variable u >= 0 at 0 (x -> 0 from either
-    side) or at +inf (x -> +-inf: the same form, kept once): 1 - p(1/(1 + k*abs(x)))*exp(-x^2)
-    near 0 as 1e-9 + 1.128*abs(x), which no series in x is."""
+    """expr's series in the variable at the point, the term its powers are of and at which
+    point (as to_expr takes them): the variable's, or where it occurs as abs(x) and otherwise
+    only in even powers, the series in a variable u >= 0 at 0 or +inf, u = abs(x) at 0 (x ->
+    0 from either side), x at +inf and -x at -inf: 1 - p(1/(1 + k*abs(x)))*exp(-x^2) near 0
+    as 1e-9 + 1.128*abs(x), which no series in x is."""
     magnitude = make("abs", variable)
+    nodes = postorder(expr)
+    if magnitude not in nodes:
+        return expand(expr, variable.name, at), variable, at
     names = {s.name for s in expr.free_symbols()}
     stand_in = symbol(next(n for k in itertools.count(1)
                            if (n := variable.name + "_" * k) not in names))
-    even_powers = {node: make("pow", stand_in, node.args[1]) for node in postorder(expr)
+    even_powers = {node: make("pow", stand_in, node.args[1]) for node in nodes
                    if node.op == "pow" and node.args[0] == variable and node.args[1].is_number
                    and node.args[1].number.denominator == 1 and node.args[1].number % 2 == 0}
     replaced = expr.subs({magnitude: stand_in, **even_powers})
     if variable in replaced.free_symbols():
         return expand(expr, variable.name, at), variable, at
-    point = "0" if at == "0" else "+inf"
-    return expand(replaced, stand_in.name, point), magnitude, point
+    if at == "0":
+        return expand(replaced, stand_in.name, "0"), magnitude, "0"
+    return expand(replaced, stand_in.name, "+inf"), variable, at  # (1/u: 1/x, or -1/x)
 
 
 @dataclass(frozen=True)
