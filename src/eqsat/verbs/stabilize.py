@@ -190,9 +190,9 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
                      ROUNDS, total)
     # the normal forms of the rational parts of the input and of the best, where the rules did
     # not reach them (and of the input with the variables the domain holds at one value as
-    # that value), and the two with their constant subterms correctly rounded where floats
-    # are more than an ulp off (constants.py): measured, and the rounds again from the best
-    # of them if it beats what they found
+    # that value), the two with their constant subterms correctly rounded where floats are
+    # more than an ulp off (constants.py), and the input with each seed in place (seeded):
+    # measured, and the rounds again from the best of them if it beats what they found
     cost = model.remembering_tree_cost()
     made = [*normalise(start, cost).forms, *normalise(best.expr, cost).forms,
             rounded_constants(start, dtype), rounded_constants(best.expr, dtype),
