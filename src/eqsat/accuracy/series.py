@@ -110,7 +110,7 @@ def _expansion(expr: Expr, variable: Expr, at: str) -> tuple[Series, Expr, str]:
                            if (n := variable.name + "_" * k) not in names))
     even_powers = {node: make("pow", stand_in, node.args[1]) for node in nodes
                    if node.op == "pow" and node.args[0] == variable and node.args[1].is_number
-                   and node.args[1].number.denominator == 1 and node.args[1].number % 2 == 0}
+                   and node.args[1].number % 2 == 0}  # (a Fraction: an even whole number)
     replaced = expr.subs({magnitude: stand_in, **even_powers})
     if variable in replaced.free_symbols():
         return expand(expr, variable.name, at), variable, at
