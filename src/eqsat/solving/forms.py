@@ -47,6 +47,9 @@ def quadratic_roots(ring: Ring, a: Poly, b: Poly, discriminant: Poly,
         if lead is not None and b.is_zero():  # +- k*sqrt(d), k = outside/(2*a)
             spread = outside / (2 * abs(lead))
             found = [_times_root(spread, radical), _times_root(-spread, radical)]
+        elif b.is_zero():  # +- (outside/2)*sqrt(d)/a
+            found = [make("div", _times_root(sign * outside / 2, radical), ring.to_expr(a))
+                     for sign in (1, -1)]
         else:
             two_a, minus_b = (ring.to_expr(p) for p in (a.scale(Fraction(2)), -b))
             root = _times_root(outside, radical)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -27,65 +27,41 @@ from ..term.walks import postorder
 from .change_of_variable import in_one_function
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
+from .parameters import stated
+from .problem import MAX_CASE_DEPTH, Problem
 from .solution import Case, Discarded, Solution, SolutionKind
-from .substitution import CHECK_DIGITS, TOLERANCE, check_candidates, check_family, definedness
+from .substitution import (
+    CHECK_DIGITS,
+    TOLERANCE,
+    check_candidates,
+    check_family,
+    definedness,
+    holds_somewhere,
+)
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph.engine import Engine
 
-MAX_CASE_DEPTH = 3  # nested case splits on parameters
 MAX_FORMS_CHANGED = 12  # forms of an equation the rules reached tried for a change of variable
 TREE_COST = CostModel().tree_cost
 
 
-@dataclass(frozen=True)
-class Problem:
-    """Equations as lhs = rhs pairs, the unknowns, and how to solve them."""
-
-    equations: tuple[tuple[Expr, Expr], ...]
-    unknowns: tuple[Expr, ...]
-    engine: Engine
-    budget: Budget  # its limits for each e-graph run; its deadline bounds the whole solve
-    method: str = "auto"  # "auto": polynomial elimination first; "rules": the e-graph first
-
-    def remaining(self) -> Limits:
-        """The limits for the next e-graph run: what is left of the time limit."""
-        if self.budget.seconds_left() <= 0:
-            raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached "
-                             f"before the rules could isolate {', '.join(self.names)}")
-        return self.budget.left()
-
-    def check_time(self) -> None:
-        """A SolveError once the time limit has passed (for loops that grow with the input)."""
-        if self.budget.seconds_left() <= 0:
-            raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached while "
-                             f"solving for {', '.join(self.names)}")
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(u.name for u in self.unknowns)
-
-    def with_equation(self, equation: Expr) -> Problem:
-        """The same problem with one equation (an `equation` Expr) instead."""
-        lhs, rhs = equation.args
-        return replace(self, equations=((lhs, rhs),))
-
-    def substituted(self, mapping: dict[Expr, Expr]) -> Problem:
-        return replace(self, equations=tuple((lhs.subs(mapping), rhs.subs(mapping))
-                                             for lhs, rhs in self.equations))
-
-
 def solve_problem(problem: Problem, depth: int = 0) -> Solution:
-    """The solution, with the cases where a symbolic coefficient vanishes."""
+    """The solution, with the cases where a symbolic coefficient vanishes, and what the
+    equations' domain requires of the parameters (parameters.py)."""
+    return stated(problem, _solved(problem, depth), depth, solve_problem)
+
+
+def _solved(problem: Problem, depth: int) -> Solution:
     if problem.method == "auto":
-        try:
-            return _polynomial(problem, depth)
+        try:  # (over its denominator first: x^2/a = 1 as x^2 - a = 0, not in an atom 1/a)
+            cleared = _over_its_denominator(problem)
+            if cleared is not None:
+                return _recheck(problem, _polynomial(cleared, depth), method=None)
         except NotPolynomial:
             pass
         try:
-            cleared = _over_its_denominator(problem)
-            if cleared is not None:
-                return _recheck(problem, _polynomial(cleared, depth))
+            return _polynomial(problem, depth)
         except NotPolynomial:
             pass
     return _by_rules(problem, depth)
@@ -94,14 +70,14 @@ def solve_problem(problem: Problem, depth: int = 0) -> Solution:
 def _over_its_denominator(problem: Problem) -> Problem | None:
     """One equation in one unknown whose sides are rational in it, as its difference's
     numerator in lowest terms = 0 (u + 1/u = 4 as u^2 - 4*u + 1 = 0: a zero of the
-    denominator is no solution, and the check by substitution discards it); None for
-    another problem."""
+    denominator is no solution, and the check by substitution discards it; x^2/a = 1 as
+    x^2 - a = 0, where the domain a != 0 is the parameters' to state); None for another
+    problem."""
     if len(problem.equations) != 1 or len(problem.unknowns) != 1:
         return None
     ((lhs, rhs),) = problem.equations
     fraction = as_fraction(make("sub", lhs, rhs), factored=(False, False))
-    if fraction is None or fraction.op != "div" or \
-            problem.unknowns[0] not in fraction.args[1].free_symbols():
+    if fraction is None or fraction.op != "div" or fraction.args[1].is_number:
         return None
     return problem.with_equation(make("equation", fraction.args[0], number(0)))
 
@@ -208,7 +184,7 @@ def _power_roots(problem: Problem, ring: Ring, poly: Poly, depth: int) -> list[E
             roots.append(number(0))
         if value is None or value == 0 or (value < 0 and k % 2 == 0):
             continue
-        magnitude = _tidy(problem, make("pow", u if value > 0 else make("neg", u),
+        magnitude = problem.tidy(make("pow", u if value > 0 else make("neg", u),
                                         number(Fraction(1, k))))
         roots += [magnitude, make("neg", magnitude)] if k % 2 == 0 else \
             [magnitude if value > 0 else make("neg", magnitude)]
@@ -233,11 +209,11 @@ def _cubic_roots(problem: Problem, poly: Poly) -> list[Expr]:
     if 4 * p**3 + 27 * q**2 > 0:
         root = make("sqrt", number(q * q / 4 + p**3 / 27))
         parts = [_real_cube_root(make(op, number(-q / 2), root)) for op in ("add", "sub")]
-        return [_tidy(problem, make("add", make("add", *parts), shift))]
+        return [problem.tidy(make("add", make("add", *parts), shift))]
     scale = make("mul", number(2), make("sqrt", number(-p / 3)))
     cosine = make("sqrt", number(-27 * q * q / (4 * p**3)))  # 3*q/(2*p)*sqrt(-3/p)
     angle = make("div", make("acos", cosine if q * p > 0 else make("neg", cosine)), number(3))
-    return [_tidy(problem, make("add", make("mul", scale, make("cos", make(
+    return [problem.tidy(make("add", make("mul", scale, make("cos", make(
         "sub", angle, make("mul", number(Fraction(2 * k, 3)), make("pi"))))), shift))
         for k in range(3)]
 
@@ -337,7 +313,8 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
         square = discriminant.square_root()
         roots = quadratic_roots(ring, a, b, discriminant, square)
         if known is None and square is None:  # a square is never negative
-            conditions = (make("ge", ring.to_expr(discriminant), number(0)),)
+            scaled = discriminant.scale(1 / abs(content(ring, [discriminant], discriminant)))
+            conditions = (make("ge", ring.to_expr(scaled), number(0)),)
         kept, discarded = check_candidates(problem.equations, problem.unknowns,
                                            [{name: r} for r in roots])
         kind = _kind_of(kept)
@@ -347,19 +324,6 @@ def _quadratic(problem: Problem, ring: Ring, residual: Poly, depth: int) -> Solu
     if a.constant_value() is None:
         return _split(problem, depth, ring, a, solution)
     return solution
-
-
-def _tidy(problem: Problem, value: Expr) -> Expr:
-    """A candidate simplified by the [simplify] rules (and its comparisons of constants
-    decided), for display."""
-    value = decided_comparisons(value)
-    if value.is_number:
-        return value
-    with problem.engine.session(rulesets=["simplify"]) as session:
-        handle = session.add(value)
-        session.run(["simplify"], problem.remaining())
-        simplest, _ = session.extract(handle)
-    return display_order(simplest)
 
 
 # --- case analysis ----------------------------------------------------------------------------
@@ -384,25 +348,25 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
     factors = polynomial_factors(ring.to_expr(vanishing)) or [(ring.to_expr(vanishing), 1)]
     conditions, cases = [], []
     for factor, _ in factors:  # the product vanishes where one of its factors does
-        zero = _linear_zero(ring, ring.to_poly(factor))
-        if zero is None:
+        zeros = _zeros_of(problem, ring, factor, depth)
+        if zeros is None:
             conditions.append(make("ne", factor, number(0)))
             cases.append(Case((make("eq", factor, number(0)),), None,
                               "no parameter can be isolated in it"))
             continue
-        parameter, value = zero
-        conditions.append(make("ne", parameter, value))
-        if _outside_domain(problem, parameter, value):  # a/d with d = 0: not a case
-            continue
-        when = make("eq", parameter, value)
-        if depth >= MAX_CASE_DEPTH:
-            cases.append(Case((when,), None, "case analysis depth limit reached"))
-            continue
-        try:
-            cases.append(Case((when,), solve_problem(problem.substituted({parameter: value}),
-                                                     depth + 1)))
-        except SolveError as error:  # the answer where the factor is nonzero still stands
-            cases.append(Case((when,), None, str(error)))
+        for parameter, value in zeros:
+            conditions.append(make("ne", parameter, value))
+            if _outside_domain(problem, parameter, value):  # a/d with d = 0: not a case
+                continue
+            when = make("eq", parameter, value)
+            if depth >= MAX_CASE_DEPTH:
+                cases.append(Case((when,), None, "case analysis depth limit reached"))
+                continue
+            try:
+                cases.append(Case((when,), solve_problem(
+                    problem.substituted({parameter: value}), depth + 1)))
+            except SolveError as error:  # the answer where the factor is nonzero stands
+                cases.append(Case((when,), None, str(error)))
     return replace(solution, conditions=(*solution.conditions, *conditions),
                    cases=solution.cases + tuple(cases))
 
@@ -428,8 +392,8 @@ def _constants_as_numbers(problem: Problem) -> dict[Expr, Expr]:
     found: dict[Expr, Expr] = {}
     for side in (side for pair in problem.equations for side in pair):
         for node in _largest_constants(side):
-            if node not in found and (made := _tidy(problem, node)).is_number:
-                found[node] = made  # (E > 6 is 0: _tidy decides comparisons of constants)
+            if node not in found and (made := problem.tidy(node)).is_number:
+                found[node] = made  # (E > 6 is 0: tidy decides comparisons of constants)
     return found
 
 
@@ -438,6 +402,28 @@ def _largest_constants(term: Expr) -> list[Expr]:
     if not term.free_symbols():
         return [] if term.is_number else [term]
     return [found for arg in term.args for found in _largest_constants(arg)]
+
+
+def _zeros_of(problem: Problem, ring: Ring, factor: Expr, depth: int
+              ) -> list[tuple[Expr, Expr]] | None:
+    """Where a factor in the parameters vanishes, as parameter = value pairs: a parameter
+    it is linear in (a - 2*b: a = 2*b), or the real zeros of a factor in one parameter
+    (log(a): a = 1; a^2 + 1: none); None where neither finds them."""
+    zero = _linear_zero(ring, ring.to_poly(factor))
+    if zero is not None:
+        return [zero]
+    symbols = factor.free_symbols()
+    if len(symbols) != 1:
+        return None
+    (parameter,) = symbols
+    try:
+        found = solve_problem(problem.for_unknown((factor, number(0)), parameter), depth + 1)
+    except SolveError:
+        return None
+    if found.kind not in (SolutionKind.NONE, SolutionKind.UNIQUE, SolutionKind.SEVERAL) or \
+            found.conditions or found.cases:
+        return None
+    return [(parameter, value) for value in found.values(parameter.name)]
 
 
 def _linear_zero(ring: Ring, factor: Poly) -> tuple[Expr, Expr] | None:
@@ -481,7 +467,7 @@ def _by_rules(problem: Problem, depth: int) -> Solution:
         shown = ", ".join(f"{lhs} = {rhs}" for lhs, rhs in left)
         raise SolveError(f"the rules cannot isolate any of {', '.join(map(str, unknowns))} "
                          f"in: {shown}")
-    values = {u.name: _tidy(problem, found[u]) if u in found else u for u in problem.unknowns}
+    values = {u.name: problem.tidy(found[u]) if u in found else u for u in problem.unknowns}
     free = tuple(u.name for u in problem.unknowns if u not in found)
     if free:
         return _family(problem, Solution(SolutionKind.INFINITE, problem.names, (values,), free,
@@ -519,11 +505,20 @@ def _single_by_rules(problem: Problem, depth: int) -> Solution:
     found = isolate(problem.engine, lhs, rhs, unknown, problem.remaining(),
                     lambda f: f.solved is not None or _polynomial_form(problem, f) is not None)
     if found.solved is not None:
-        candidate = {unknown.name: _tidy(problem, found.solved)}
+        candidate = {unknown.name: problem.tidy(found.solved)}
         kept, discarded = check_candidates(problem.equations, problem.unknowns, [candidate])
         if kept:
             return Solution(SolutionKind.UNIQUE, problem.names, tuple(kept), method="rules",
                             conditions=definedness(kept[0][unknown.name]))
+        if problem.parameters and holds_somewhere(problem.equations, problem.unknowns,
+                                                  candidate):
+            if len(problem.parameters) > 1:  # (sqrt(x) = a: x = a^2 where a >= 0)
+                raise SolveError(f"{unknown} = {candidate[unknown.name]} solves the equation "
+                                 "for some values of the parameters and not for others, "
+                                 "which eqsat cannot state")
+            # one parameter: where it holds is stated piece by piece (parameters.py)
+            return Solution(SolutionKind.UNIQUE, problem.names, (candidate,), method="rules",
+                            conditions=definedness(candidate[unknown.name]))
         return Solution(SolutionKind.NONE, problem.names, discarded=tuple(discarded),
                         method="rules",
                         reason="every solution would equal the candidate, which fails")
@@ -612,18 +607,20 @@ def _polynomial_form(problem: Problem, found: Isolation) -> Expr | None:
     return None
 
 
-def _recheck(problem: Problem, solution: Solution) -> Solution:
+def _recheck(problem: Problem, solution: Solution, method: str | None = "rules") -> Solution:
     """A solution of a rewritten equation, checked against the original one (rewrites may
-    add solutions: a zero of a denominator, a root of a squared side)."""
+    add solutions: a zero of a denominator, a root of a squared side); `method` says how it
+    was found (None: as the solution says)."""
+    method = method or solution.method
     if solution.kind == SolutionKind.INFINITE:
-        return _family(problem, replace(solution, method="rules"))
+        return _family(problem, replace(solution, method=method))
     kept, discarded = check_candidates(problem.equations, problem.unknowns, solution.solutions)
     kept_kind = SolutionKind.SEVERAL if len(kept) > 1 else \
         solution.kind if kept else SolutionKind.NONE
     if solution.kind == SolutionKind.SEVERAL and len(kept) == 1:
         kept_kind = SolutionKind.UNIQUE
     return replace(solution, kind=kept_kind, solutions=tuple(kept),
-                   discarded=solution.discarded + tuple(discarded), method="rules",
+                   discarded=solution.discarded + tuple(discarded), method=method,
                    reason=solution.reason or ("" if kept else "every candidate fails"))
 
 
@@ -642,7 +639,7 @@ def _family(problem: Problem, solution: Solution) -> Solution:
                         method=solution.method, reason="every candidate fails")
     conditions = []
     for condition in dict.fromkeys((*solution.conditions, *family.conditions)):
-        tidy = _tidy(problem, condition)
+        tidy = problem.tidy(condition)
         if tidy == number(0):
             return Solution(SolutionKind.NONE, problem.names, method=solution.method,
                             reason=f"the equations are defined nowhere ({condition} never "
@@ -691,7 +688,7 @@ def _zero_divisor(problem: Problem, side: Expr) -> Expr | None:
         if value == 0:
             return divisor
         if value is not None and abs(value) <= TOLERANCE:
-            if _tidy(problem, divisor) == number(0):
+            if problem.tidy(divisor) == number(0):
                 return divisor
             raise SolveError(f"cannot decide whether {divisor} is zero")
     return None

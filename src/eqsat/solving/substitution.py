@@ -67,7 +67,25 @@ def _failure(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr],
     return None
 
 
-# op -> the bounds its argument must keep, as (comparison, bound)
+def holds_somewhere(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr],
+                    candidate: Mapping[str, Expr]) -> bool:
+    """Whether the candidate solves every equation at one of the random parameter values
+    at least (sqrt(x) = a: x = a^2 where a >= 0)."""
+    mapping = {u: candidate[u.name] for u in unknowns}
+    sides = [(lhs.subs(mapping), rhs.subs(mapping)) for lhs, rhs in equations]
+    parameters = sorted({s.name for pair in sides for side in pair for s in side.free_symbols()})
+    rng = random.Random(0)
+    for _attempt in range(CHECK_POINTS * 4):
+        point = {p: mpmath.mpf(rng.uniform(-5, 5)) for p in parameters}
+        values = [(reference(lhs, point, CHECK_DIGITS), reference(rhs, point, CHECK_DIGITS))
+                  for lhs, rhs in sides]
+        if all(left is not None and right is not None and
+               abs(left - right) <= TOLERANCE * max(1, abs(left), abs(right))
+               for left, right in values):
+            return True
+    return False
+
+
 def definedness(value: Expr) -> tuple[Expr, ...]:
     """Where a symbolic value is defined (for the subterms that involve a symbol):
     denominators nonzero, logarithms of positives, square roots of non-negatives, inverse
@@ -76,7 +94,7 @@ def definedness(value: Expr) -> tuple[Expr, ...]:
     for node in postorder(value):
         if not node.free_symbols():
             continue
-        if node.op == "div" and node.args[1].free_symbols():
+        if node.op in ("div", "fmod") and node.args[1].free_symbols():
             conditions.append(make("ne", node.args[1], number(0)))
         elif node.op == "tan":
             conditions.append(make("ne", make("cos", node.args[0]), number(0)))
