@@ -189,7 +189,8 @@ def test_a_divisor_that_the_identities_of_squares_make_0_is_kept(text: str) -> N
     # ZeroDivisionError from simplify
     found = normalise(eqsat.to_expr(text), CostModel().tree_cost)
     assert all(any(n.op == "div" for n in postorder(f)) for f in found.forms)
-    assert "/0" in str(eqsat.simplify(text))  # as 1/(x - x) is 1/0: defined nowhere
+    with pytest.raises(eqsat.EqsatError, match="defined nowhere"):  # it equals y/0
+        eqsat.simplify(text)
 
 
 def test_cancelling_extends_the_domain_only() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,7 +68,8 @@ def test_constant_folding_is_bounded(text: str) -> None:
 def test_exact_folding_of_small_constants() -> None:
     assert str(eqsat.simplify("2^10 - 1000 + 1/3 + 2/3")) == "25"
     assert str(eqsat.simplify("(-2)^(-3)")) == "-1/8"
-    assert eqsat.simplify("1/0").op == "div"  # never folded into a number
+    with pytest.raises(eqsat.EqsatError, match="1/0 divides by 0: it is defined nowhere"):
+        eqsat.simplify("1/0")  # never folded into a number, nor printed as an answer
 
 
 def test_assumption_facts_do_not_leak_between_queries() -> None:
@@ -144,13 +147,36 @@ def test_an_edited_rule_file_is_reloaded(tmp_path: Path) -> None:
                                   "1*log(x - x)^(1 - 1)*((1 - 1)/(x - x))"])
 def test_terms_defined_nowhere_cannot_equate_different_numbers(text: str) -> None:
     """0/0 is both 0 (0/a => 0) and 1 (a/a => 1) vacuously; the run stops at the
-    contradiction and keeps the last result from before it."""
+    contradiction (simplify says at once that such a term, outside a where, is defined
+    nowhere)."""
+    with eqsat.engine().session(rulesets=["simplify"]) as session:
+        session.add(parse(text))
+        report = session.run(["simplify"], eqsat.Limits())
+    assert report.stop_reason == "contradiction"
+    assert not eqsat.prove_equal("(x - x)/(x - x)", "0")
+
+
+def test_simplify_keeps_the_last_result_before_a_contradiction() -> None:
     from tests.conftest import assert_equivalent
 
+    text = "where(x > 0, x + 1, 0/0)"
     result = eqsat.simplify_report(text)
     assert result.report.stop_reason == "contradiction"
     assert_equivalent(parse(text), result.expr, needed=0)
-    assert not eqsat.prove_equal("(x - x)/(x - x)", "0")
+
+
+@pytest.mark.parametrize(("verb", "text", "message"), [
+    (eqsat.simplify, "1/0", "simplify: 1/0 divides by 0: it is defined nowhere"),
+    (eqsat.simplify, "0/0", "simplify: 0/0 divides by 0"),
+    (eqsat.simplify, "x/(x - x)", "simplify: x/(x - x) divides by x - x, which is 0"),
+    (eqsat.simplify, "x/sin(pi)", "x/sin(pi) is defined nowhere: it equals x/0"),
+    (lambda t: eqsat.diff(t, "x"), "x/0", "diff: x/0 divides by 0"),
+    (eqsat.stabilize, "1/(y - y) + x", "stabilize: 1/(y - y) + x divides by y - y"),
+    (eqsat.compile, "x/0", "compile: x/0 divides by 0"),
+])
+def test_an_input_defined_nowhere_is_an_error(verb: Any, text: str, message: str) -> None:
+    with pytest.raises(eqsat.EqsatError, match=re.escape(message)):
+        verb(text)
 
 
 def test_a_budget_hands_each_run_what_is_left_of_the_time() -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EqsatError, LimitError
 from ..term.expr import Expr, make, number
 from ..term.ops import COMPARISONS, OPS
+from ..term.reference import reference
 from ..term.shape import is_tensor
 from ..term.walks import postorder, rebuild
 from .polynomials import (
@@ -255,6 +256,28 @@ def why_unreduced(root: Expr) -> str:
     if zero is not None:
         return f"divides by {zero}, which is 0: it is defined nowhere"
     return "is too large for the normal forms"
+
+
+def check_defined_somewhere(root: Expr, verb: str, given: Expr | None = None) -> None:
+    """An EqsatError where root divides by a term that is 0 wherever it is evaluated (1/0,
+    x/(x - x)): every op but `where` is undefined where an operand is, so root is defined
+    nowhere and no answer of a verb would mean anything. given: the input root was found
+    equal to (simplify's x/sin(pi) as x/0), named instead."""
+    for node in postorder(root, into=lambda n: n.op != "where"):
+        divisor = divisor_of(node)
+        if divisor is None or is_tensor(divisor):
+            continue
+        if divisor.free_symbols():
+            zero = as_fraction(divisor, factored=(False, False)) == number(0)
+        else:
+            zero = reference(divisor, {}) == 0
+        if not zero:
+            continue
+        by = "by 0" if divisor == number(0) else f"by {divisor}, which is 0"
+        if given is not None:
+            raise EqsatError(f"{verb}: {given} is defined nowhere: it equals {root}, which "
+                             f"divides {by}")
+        raise EqsatError(f"{verb}: {root} divides {by}: it is defined nowhere")
 
 
 def zero_divisor(root: Expr) -> Expr | None:

@@ -446,9 +446,9 @@ def _bounds(parameter: Expr, cuts: Sequence[tuple[Expr, mpmath.mpf]], first: int
 
 def _points_between(below: mpmath.mpf | None, above: mpmath.mpf | None) -> list[Fraction]:
     """Rationals inside an open piece, the simplest first."""
-    if below is None and above is None:
-        return [Fraction(1, 2), Fraction(-7, 3), Fraction(5)]
     if below is None:
+        if above is None:
+            return [Fraction(1, 2), Fraction(-7, 3), Fraction(5)]
         return [Fraction(int(mpmath.floor(above))) - step for step in UNBOUNDED_STEPS] + \
             [_rational_inside(above - 1, above, 0.9)]
     if above is None:

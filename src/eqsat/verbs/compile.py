@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..accuracy.measure import Domain, domain_bounds
+from ..algebra.normal import check_defined_somewhere
 from ..codegen import Kernel
 from ..codegen.guard import no_less_accurate
 from ..codegen.horner import horner
@@ -73,6 +74,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     domain = arguments.domain(domain)
     parsed = [expand_derivatives(to_expr(e, shapes=shapes), rules)[0] for e in given]
     for expr in parsed:
+        check_defined_somewhere(expr, "compile")
         statement = next((n for n in postorder(expr) if n.op in OPS and
                           not OPS[n.op].is_value), None)
         if statement is not None:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, overload
 
+from ..algebra.normal import check_defined_somewhere
 from ..errors import LimitError, ShapeError
 from ..extract import CostModel
 from ..limits.budget import Budget, Limits
@@ -26,6 +27,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     and the report says whether one cut it short. A LimitError when the time runs out
     before the last of several derivatives is begun."""
     start = to_expr(expr, assume)
+    check_defined_somewhere(start, "diff")
     if is_tensor(start):
         raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
     n = arguments.count(n, "the order of a derivative")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..algebra.normal import (
     Normalised,
+    check_defined_somewhere,
     decided_comparisons,
     in_lowest_terms,
     is_rational_node,
@@ -101,6 +102,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     began = time.perf_counter()  # process, take 0.8 s; the limit covers everything from here
     setup_before = setup_seconds()  # (but a derivative's rules compiled on the way)
     start = to_expr(expr, assume, shapes)
+    check_defined_somewhere(start, "simplify")
     held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist
     for found in start.free_symbols():
         check_same_symbol(held, found)
@@ -129,6 +131,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
     best = display_order(best)
+    check_defined_somewhere(best, "simplify", start)  # (x/sin(pi) as x/0)
     return Simplified(best, total, measure(start), measure(best))
 
 

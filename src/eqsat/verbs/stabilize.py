@@ -51,7 +51,7 @@ from ..algebra.conjugates import conjugates
 from ..algebra.exponentials import log_sums, near_one, powers_into_exponential, spread
 from ..algebra.intervals import proven_facts
 from ..algebra.logarithms import log_products
-from ..algebra.normal import normalise
+from ..algebra.normal import check_defined_somewhere, normalise
 from ..egraph.per_thread import engine
 from ..errors import EqsatError, LimitError
 from ..extract import CostModel, TreeExtractor, display_order
@@ -156,6 +156,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     domain = arguments.domain(domain)
     points = arguments.count(points, "points")
     given = to_expr(expr)
+    check_defined_somewhere(given, "stabilize")
     if is_tensor(given):
         raise EqsatError("stabilize_report measures the error of scalar expressions; for "
                          "tensors, stabilize picks the stable forms by the rules")
