@@ -184,7 +184,7 @@ def _simplify_one(text: str, args: argparse.Namespace) -> None:
         from .explain.picture import egraph_dot, save_dot
 
         dot = egraph_dot(text, rules=args.rules, limits=_limits(args),
-                         assume=_assumptions(args.assume))
+                         assume=_assumptions(args.assume), result=result.expr)
         print(f"e-graph: {save_dot(dot, args.egraph)}", file=sys.stderr)
 
 

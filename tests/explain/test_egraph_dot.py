@@ -102,3 +102,12 @@ def test_the_default_picture_is_the_neighbourhood_of_the_result_and_says_so() ->
                      dot)
     whole = eqsat.egraph_dot("sinh(x) + 1", whole=True)
     assert whole.count("subgraph cluster_") > clusters and "around the result" not in whole
+
+
+def test_the_picture_highlights_the_answer_simplify_printed() -> None:
+    # the normal forms reach x + 2; the input's e-graph alone reached (x^2 - 1)/(x - 1) + 1,
+    # which the picture highlighted while the command printed x + 2
+    text = "(x^2 - 1)/(x - 1) + sin(x)^2 + cos(x)^2"
+    answer = eqsat.simplify(text)
+    filled, _ = _highlighted(drawing.egraph_dot(text, result=answer))
+    assert str(answer) == "x + 2" and filled == ["+", "2", "x"]

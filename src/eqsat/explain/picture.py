@@ -13,9 +13,11 @@ from ..errors import EqsatError
 from ..extract import CostModel, TreeExtractor
 from ..extract.tree import Node
 from ..limits.budget import Limits, Snapshot
+from ..term.expr import Expr
 from ..term.inputs import ExprInput, to_expr
 from ..term.ops import OPS, OpKind
 from ..term.shape import is_tensor
+from ..term.walks import postorder
 
 MAX_DRAWN_NODES = 3000  # Graphviz takes minutes past this; lower the limits instead
 SHOWN_CLASSES = 10  # by default: the result's term, then the classes nearest to it...
@@ -27,28 +29,36 @@ HIGHLIGHT_EDGE = 'color="#e65100", penwidth=2'
 def egraph_dot(expr: ExprInput, *, rules: Iterable[str | Path] = (),
                rulesets: Sequence[str] = ("simplify",), limits: Limits | None = None,
                assume: Mapping[str, str | Iterable[str]] | None = None,
-               whole: bool = False) -> str:
+               whole: bool = False, result: ExprInput | None = None) -> str:
     """Graphviz dot source of the e-graph saturated from expr: each e-class a dashed box of
     its e-nodes, an edge from an e-node to each argument's e-class; the e-nodes of the
     extracted (cheapest) term filled, and their edges drawn bold. Save it with save_dot.
 
     By default only the neighbourhood of the result is drawn: the extracted term's classes,
     then the nearest others up to SHOWN_CLASSES, each with at most SHOWN_PER_CLASS e-nodes;
-    a caption says what was left out. whole=True draws every e-class and e-node."""
+    a caption says what was left out. whole=True draws every e-class and e-node.
+
+    result: the answer simplify gave (its normal forms may reach what this one e-graph
+    does not): put in the input's e-class, and highlighted instead of the cheapest term."""
     start = to_expr(expr, assume)
     if is_tensor(start):
         raise EqsatError("egraph_dot draws scalar expressions; this one has tensors")
+    answer = None if result is None else to_expr(result, assume)
     with engine(rules).session(rulesets=rulesets) as session:
         handle = session.add(start)
+        if answer is not None:
+            session.add_equal([(start, answer)])
+        parts = {} if answer is None else {t: session.add(t) for t in postorder(answer)}
         session.run(rulesets, Limits.of(limits))
-        snapshot = session.snapshot([handle])
+        snapshot = session.snapshot([handle, *parts.values()])
     size = sum(len(nodes) for nodes in snapshot.classes.values())
     if size > MAX_DRAWN_NODES:
         raise EqsatError(f"the e-graph has {size} e-nodes, too many to draw (at most "
                          f"{MAX_DRAWN_NODES}): lower the limits, e.g. Limits(nodes=500)")
     extractor = TreeExtractor(snapshot, CostModel(), session.symbol)
     root = snapshot.roots[handle]
-    chosen = _extracted(snapshot, extractor, root)
+    chosen = _extracted(snapshot, extractor, root) if answer is None else \
+        _term_nodes(snapshot, {t: snapshot.roots[h] for t, h in parts.items()})
     if whole:
         return _dot(snapshot, root, chosen, "")
     shown = _neighbourhood(snapshot, root, chosen)
@@ -93,6 +103,21 @@ def _kept(nodes: Sequence[Node], first: int | None, drawn: set[int]) -> list[int
     others = [i for i, node in enumerate(nodes) if i != first and set(node[1]) <= drawn]
     leading = [first] if first is not None else []
     return sorted([*leading, *others][:SHOWN_PER_CLASS])
+
+
+def _term_nodes(snapshot: Snapshot, classes: Mapping[Expr, int]) -> dict[int, int]:
+    """e-class -> index of the e-node of a given term there (each subterm's class given)."""
+    chosen: dict[int, int] = {}
+    for term, eclass in classes.items():
+        children = tuple(classes[a] for a in term.args)
+        value = term.number if term.is_number else term.name if term.is_symbol else None
+        found = next((i for i, (op, args, payload) in enumerate(snapshot.classes[eclass])
+                      if op == term.op and args == children and
+                      (value is None or payload == value)), None)
+        if found is None:
+            raise EqsatError(f"internal error: {term} is not in the e-class it was put in")
+        chosen[eclass] = found
+    return chosen
 
 
 def _extracted(snapshot: Snapshot, extractor: TreeExtractor, root: int) -> dict[int, int]:
