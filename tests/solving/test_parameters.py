@@ -137,8 +137,8 @@ def _special_points(solution: Solution) -> set[Fraction]:
     for condition in conditions:
         for side in condition.args:
             value = reference(side, {}, 60) if not side.free_symbols() else None
-            if value is not None:
-                near = Fraction(str(mpmath.nstr(value, 12)))
+            if value is not None:  # (a constant 0 at 60 digits, such as sqrt(3)^2 - 3, is 0)
+                near = Fraction(0) if abs(value) < 1e-30 else Fraction(str(mpmath.nstr(value, 12)))
                 found |= {near, near + Fraction(1, 7), near - Fraction(1, 7)}
     for case in solution.cases:
         if case.solution is not None:

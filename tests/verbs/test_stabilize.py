@@ -15,6 +15,7 @@ import pytest
 import eqsat
 from eqsat import parse
 from eqsat.accuracy.measure import mean_bits, sample, true_value
+from eqsat.limits.budget import Backstop
 from eqsat.term.sampling import zero_points
 from eqsat.term.walks import postorder
 from eqsat.verbs import stabilize as stabilize_module
@@ -185,8 +186,11 @@ def test_a_form_undefined_where_a_variable_is_0_is_refused_there() -> None:
     (sampling.zero_points sets each variable to 0 in turn); x/(x*x + 1), divided through
     by x^2 for the regimes (NaN at 0), is 0 there."""
     start = parse("x + y")
-    wrong = stabilize_module._WrongPoints(start, None, 0, [sample(start)])
+    wrong = stabilize_module._WrongPoints(start, None, 0, [sample(start)],
+                                          Backstop(math.inf))
     assert wrong.refuse(parse("x/x*x + y")) and not wrong.refuse(parse("y + x"))
+    passed = stabilize_module._WrongPoints(start, None, 0, [sample(start)], Backstop(0.0))
+    assert passed.refuse(parse("y + x")) and passed.stop.cut  # unchecked in time: refused
     zeros = zero_points({"x": (-math.inf, math.inf), "y": (1.0, 2.0)}, 8, "float64", 0)
     assert np.all(zeros["x"] == 0) and np.all((zeros["y"] >= 1) & (zeros["y"] <= 2))
     result = eqsat.stabilize_report("x/(x*x + 1)")

@@ -42,12 +42,27 @@ def stated(problem: Problem, solution: Solution, depth: int, solve: Solver) -> S
         pieces = _Line(problem, solution, parameters[0], depth, solve).stated()
         if pieces is not None:
             return pieces
-        _, discarded = check_candidates(problem.equations, problem.unknowns,
-                                        solution.solutions)
-        if any("does not hold" in d.reason for d in discarded):  # (a candidate partly true)
-            raise SolveError("a candidate holds for some values of "
-                             f"{parameters[0]} and not for others, which eqsat cannot state")
-    return _with_domain(problem, solution)
+    stated_ = _with_domain(problem, solution)
+    if len(parameters) == 1 and not _holds_where_stated(problem, stated_, parameters[0]):
+        raise SolveError("a candidate holds for some values of "
+                         f"{parameters[0]} and not for others, which eqsat cannot state")
+    return stated_
+
+
+def _holds_where_stated(problem: Problem, solution: Solution, parameter: Expr) -> bool:
+    """Whether each candidate solves the equations at every sampled value of the parameter
+    where the solution's conditions hold (a candidate of a squared equation can fail on a
+    part of the line that no condition names: sqrt(x)/sqrt(a) = a - 1 below a = 1)."""
+    for point in _points_between(None, None) + [Fraction(k, 7) for k in range(-35, 36, 3)]:
+        at = {parameter: number(point)}
+        if not all(reference(c.subs(at), {}, CHECK_DIGITS) for c in solution.conditions):
+            continue
+        for values in solution.solutions:
+            put = {u: values[u.name].subs(at) for u in problem.unknowns}
+            if not all(_equal(lhs.subs(at).subs(put), rhs.subs(at).subs(put))
+                       for lhs, rhs in problem.equations):
+                return False
+    return True
 
 
 def undefined_equation(problem: Problem) -> str | None:

@@ -206,9 +206,18 @@ class Expr:
     def free_symbols(self) -> frozenset[Expr]:
         if self.op == "sym":  # (kept for compound terms only: a symbol's would name itself)
             return frozenset((self,))
+        if not self.args:
+            return frozenset()
         found = _free_symbols.get(self)
-        if found is None:
-            found = _free_symbols[self] = frozenset(n for n in postorder(self) if n.op == "sym")
+        if found is not None:
+            return found
+        if any(a.args and a not in _free_symbols for a in self.args):
+            # every subterm's in one walk: a parent asked after its children then costs
+            # only its operands (one walk each made rebuilding a long sum quadratic)
+            for node in postorder(self)[:-1]:
+                if node.args and node not in _free_symbols:
+                    _free_symbols[node] = _operand_symbols(node)
+        found = _free_symbols[self] = _operand_symbols(self)
         return found
 
     def count_ops(self) -> int:
@@ -234,6 +243,12 @@ def _new_table_lock() -> None:
 
 
 os.register_at_fork(after_in_child=_new_table_lock)
+
+
+def _operand_symbols(node: Expr) -> frozenset[Expr]:
+    """The free symbols of a compound term whose compound operands' are known."""
+    return frozenset().union(*((a,) if a.op == "sym" else _free_symbols[a] if a.args else ()
+                               for a in node.args))
 
 
 def _forget_kept() -> None:

@@ -234,7 +234,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     tried += len(divided)
     if best.bits > before:  # a tie within noise, but never less accurate than the input
         best = Candidate(start, before, model.tree_cost(start))
-    wrong = _WrongPoints(start, domain, seed, [points_])
+    wrong = _WrongPoints(start, domain, seed, [points_], stop)
     if wrong.refuse(best.expr):  # the most accurate that nowhere is
         best = next(Candidate(f, bits, model.tree_cost(f)) for f, bits in
                     sorted(forms.items(), key=lambda item: (item[1], model.tree_cost(item[0])))
@@ -501,6 +501,7 @@ class _WrongPoints:
     domain: Domain
     seed: int
     samples: list[Sample]
+    stop: Backstop  # past it, a form not yet checked is refused (the report says time)
 
     @cached_property
     def ranges(self) -> dict[str, tuple[float, float]]:
@@ -513,16 +514,16 @@ class _WrongPoints:
         if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
             return True
         dtype = self.samples[0].dtype
-        if any(self._wrong_among(form, where_they_differ(
+        if any(self.stop.passed() or self._wrong_among(form, where_they_differ(
                 self.start, form, self.domain, dtype, self.seed + seed, FAR_BITS,
                 drawn_as=drawn_as)) for seed, drawn_as in DRAWS):
-            return True
+            return True  # (wrong somewhere, or not checked in time: never taken unchecked)
         # and about where its subterms pass the largest float or the smallest normal one, or 0;
         # and where a variable is 0
         edges = edge_points(self.start, form, self.ranges, dtype, self.seed + EDGE_SEED,
                             EDGE_DRAWS)
         zeros = zero_points(self.ranges, ZERO_DRAWS, dtype, self.seed + ZERO_SEED)
-        return any(self._wrong_among(form, where_they_differ_at(
+        return any(self.stop.passed() or self._wrong_among(form, where_they_differ_at(
             self.start, form, drawn, self.domain, dtype, FAR_BITS)) for drawn in (edges, zeros))
 
     def refuse_split(self, regimes: Regimes) -> bool:
