@@ -128,6 +128,18 @@ ENTRY_POINTS: list[tuple[str, float, Callable[[], Any], Call]] = [
      lambda e, lim: eqsat.explain(*e, limits=lim)),
     ("diff: atan(x)*sqrt(x), order 10", 2.0, lambda: "atan(x)*sqrt(x)",
      lambda e, lim: eqsat.diff_report(e, "x", 10, limits=lim)),
+    ("stabilize: eight powers of six bases", 2.0, lambda: "2^x*a^y*2^z*b^w*c^v*a^u*s*b^t",
+     lambda e, lim: eqsat.stabilize_report(e, limits=lim)),
+    ("compile: x*y + ... + x*y, 2,000 terms", 2.0, lambda: " + ".join(["x*y"] * 2_000),
+     lambda e, lim: eqsat.compile(e, limits=lim)),
+    ("compile: x*y + ... + x*y, 10,000 terms", 2.0, lambda: " + ".join(["x*y"] * 10_000),
+     lambda e, lim: eqsat.compile(e, limits=lim)),
+    ("compile: 100 outputs", 2.0, lambda: [f"exp(x*{i}) - 1 + y/{i + 1}" for i in range(100)],
+     lambda e, lim: eqsat.compile(e, limits=lim)),
+    ("solve: symbolic 5x5 system", 2.0, lambda: _symbolic_system(5),
+     lambda e, lim: eqsat.solve(e, [f"x{j}" for j in range(5)], limits=lim)),
+    ("error_bits: 100,000 points", 2.0, lambda: "sqrt(x + 1) - sqrt(x)",
+     lambda e, lim: eqsat.error_bits(e, points=100_000, limits=lim)),
 ]
 
 

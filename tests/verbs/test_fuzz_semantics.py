@@ -49,10 +49,24 @@ def random_case(seed: int) -> tuple[Expr, list[Expr]]:
     return random_expr(rng, rng.randint(1, 6), symbols), symbols
 
 
+def defined_nowhere(expr: Expr, error: eqsat.EqsatError) -> bool:
+    """Whether a verb said the input is defined nowhere, and it is undefined at every point
+    tried (y/(E == 2) divides by 0)."""
+    if "defined nowhere" not in str(error):
+        return False
+    names = sorted(s.name for s in expr.free_symbols())
+    points = [{n: mpmath.mpf(k) / 4 + i for i, n in enumerate(names)} for k in range(-20, 21)]
+    return all(reference(expr, p) is None for p in points)
+
+
 def check_simplify(seed: int) -> None:
     expr, _ = random_case(seed)
-    assert_equivalent(expr, eqsat.simplify(expr, limits=FAST), points=12, needed=0,
-                      max_magnitude=30)
+    try:
+        result = eqsat.simplify(expr, limits=FAST)
+    except eqsat.EqsatError as error:
+        assert defined_nowhere(expr, error), str(error)
+        return
+    assert_equivalent(expr, result, points=12, needed=0, max_magnitude=30)
 
 
 def check_stabilize(seed: int) -> None:
@@ -60,14 +74,18 @@ def check_stabilize(seed: int) -> None:
     try:
         result = eqsat.stabilize(expr, limits=FAST, points=32)
     except eqsat.EqsatError as error:  # defined nowhere among the sampled floats
-        assert "no sampled point" in str(error)
+        assert "no sampled point" in str(error) or defined_nowhere(expr, error), str(error)
         return
     assert_equivalent(expr, result, points=12, needed=0, max_magnitude=30)
 
 
 def check_diff(seed: int) -> None:
     expr, symbols = random_case(seed)
-    derivative = eqsat.diff(expr, symbols[0], limits=FAST)
+    try:
+        derivative = eqsat.diff(expr, symbols[0], limits=FAST)
+    except eqsat.EqsatError as error:
+        assert defined_nowhere(expr, error), str(error)
+        return
     numeric = make("diff", expr, symbols[0])  # mpmath's numerical differentiation
     assert_equivalent(numeric, derivative, points=4, needed=0, max_magnitude=12)
 
@@ -78,7 +96,11 @@ def check_compile(seed: int) -> None:
     1e-8 relative."""
     expr, symbols = random_case(seed)
     names = [s.name for s in symbols]
-    kernel = eqsat.compile(expr, names, limits=FAST)
+    try:
+        kernel = eqsat.compile(expr, names, limits=FAST)
+    except eqsat.EqsatError as error:
+        assert defined_nowhere(expr, error), str(error)
+        return
     rng = random.Random(seed)
     for _ in range(6):
         point = {s.name: _sample(rng, s) for s in symbols}

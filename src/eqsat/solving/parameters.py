@@ -59,9 +59,12 @@ def _holds_where_stated(problem: Problem, solution: Solution, parameter: Expr) -
             continue
         for values in solution.solutions:
             put = {u: values[u.name].subs(at) for u in problem.unknowns}
-            if not all(_equal(lhs.subs(at).subs(put), rhs.subs(at).subs(put))
-                       for lhs, rhs in problem.equations):
-                return False
+            for lhs, rhs in problem.equations:
+                left, right = (reference(side.subs(at).subs(put), {}, CHECK_DIGITS)
+                               for side in (lhs, rhs))
+                if left is not None and right is not None and \
+                        abs(left - right) > TOLERANCE * max(1, abs(left), abs(right)):
+                    return False  # (both sides defined there, and different)
     return True
 
 
