@@ -26,6 +26,8 @@ MEASURED_NODES = 24_000  # ... and at most this many nodes of them (a candidate'
 MIN_MEASURED = 16  # follows its size: a 400-node sum measures 60), but at least these
 IN_RANGE_PASSES = 8  # valuations of each e-node in in_range_choices, on average, at most,
 IN_RANGE_VALUATIONS = 20_000  # ... and this many in all (about half a second)
+IN_RANGE_STEPS = 200_000  # classes walked in all to keep a choice from making a cycle; past
+# them a choice is not changed (a chain 2,000 deep walked its depth at each valuation)
 DEEP_PROBES = 16  # candidates a search's deep passes measure, at most
 DEEP_ABOVE = 1.0  # a deep pass runs where the best is more bits than this off (under it,
 # nearly every change ties: its probes would go to gains under a bit)
@@ -146,8 +148,8 @@ def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
     values of the e-nodes chosen below it) is finite and nonzero at the most points of the
     sample, the cheaper among ties: where one way to compute a class over- or underflows and
     another does not (log(y^3) and 3*log(y) at y = 1e-150), the one that does not, however
-    deep. An e-node is valued again when a choice below it changes (IN_RANGE_PASSES and
-    IN_RANGE_VALUATIONS bound the work); no choice makes a cycle."""
+    deep. An e-node is valued again when a choice below it changes (IN_RANGE_PASSES,
+    IN_RANGE_VALUATIONS and IN_RANGE_STEPS bound the work); no choice makes a cycle."""
     reachable = _reachable(root, snapshot)
     users: dict[int, list[tuple[int, Node]]] = {}
     for eclass in reachable:
@@ -162,6 +164,7 @@ def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
     values: dict[int, np.ndarray] = {}
     ranks: dict[int, tuple[int, float]] = {}  # (points not in range, cost) of each choice
     choices: dict[int, Node] = {}
+    steps = [IN_RANGE_STEPS]
     while work and allowance > 0:
         eclass, node = work.popleft()
         cost = extractor.node_cost(node)
@@ -176,7 +179,7 @@ def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
             if np.array_equal(value, values[eclass], equal_nan=True):
                 continue
         elif (eclass in ranks and rank >= ranks[eclass]) or \
-                _reaches(node[1], eclass, choices, extractor):
+                _reaches(node[1], eclass, choices, extractor, steps):
             continue
         values[eclass], ranks[eclass], choices[eclass] = value, rank, node
         work.extend(users.get(eclass, ()))
@@ -184,12 +187,14 @@ def in_range_choices(snapshot: Snapshot, root: int, extractor: TreeExtractor,
 
 
 def _reaches(children: tuple[int, ...], eclass: int, choices: dict[int, Node],
-             extractor: TreeExtractor) -> bool:
-    """Whether the term chosen below these children contains the e-class."""
+             extractor: TreeExtractor, steps: list[int]) -> bool:
+    """Whether the term chosen below these children contains the e-class; True once the
+    steps left (steps[0], spent here) run out, so that no choice is made unchecked."""
     stack, seen = list(children), set(children)
     while stack:
         current = stack.pop()
-        if current == eclass:
+        steps[0] -= 1
+        if current == eclass or steps[0] < 0:
             return True
         for child in _node(current, choices, extractor)[1]:
             if child not in seen:

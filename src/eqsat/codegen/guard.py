@@ -23,6 +23,7 @@ from ..accuracy.measure import (
 )
 from ..accuracy.regimes import FAR_BITS, wrong_where
 from ..errors import EqsatError
+from ..limits.budget import Backstop
 from ..term.expr import Expr
 from ..term.sampling import stratified
 from ..term.shape import is_tensor
@@ -39,19 +40,26 @@ FINITE_POINTS = 8_192  # per output, one in each stratum of the float bit patter
 
 def no_less_accurate(choices: Sequence[Sequence[Expr]], given: Sequence[Expr],
                      names: Sequence[str], dtype: str, domain: Domain,
-                     accurate: Callable[[Expr], Expr]) -> list[Expr]:
+                     accurate: Callable[[Expr], Expr], stop: Backstop) -> list[Expr]:
     """For each output, the first of its choices (cheapest first) that is no less accurate
     than the input as given on the domain (see _Yardstick), else its accurate form
     (accurate(input):
     stabilize's) where that is, else the input. Tensor outputs take their first choice. The
-    measuring is counted in points, not in seconds: no machine's speed decides it."""
+    measuring is counted in points, not in seconds: no machine's speed decides it; past the
+    backstop, an output not yet measured is kept as given (no form is taken unmeasured)."""
     kept = []
     for options, start in zip(choices, given, strict=True):
         if is_tensor(start) or options[0] == start:
             kept.append(options[0])
             continue
-        yardstick = _Yardstick.of(start, names, dtype, domain)
-        form = next((option for option in options if yardstick.passes(option)), None)
+        yardstick = None if stop.passed() else _Yardstick.of(start, names, dtype, domain, stop)
+        if yardstick is None or stop.passed():
+            kept.append(start)
+            continue
+        form = next((option for option in options
+                     if not stop.passed() and yardstick.passes(option)), None)
+        if form is None and stop.passed():
+            form = start
         if form is None:
             try:
                 form = accurate(start)
@@ -84,7 +92,8 @@ class _Yardstick:
     allowed: float
 
     @classmethod
-    def of(cls, start: Expr, names: Sequence[str], dtype: str, given: Domain) -> _Yardstick:
+    def of(cls, start: Expr, names: Sequence[str], dtype: str, given: Domain,
+           stop: Backstop) -> _Yardstick:
         domain = assumed_domain(given, start, dtype)
         spread = stratified(domain_bounds(domain, names), FINITE_POINTS, dtype)
         kernel = _kernel(start, names, dtype)
@@ -93,7 +102,8 @@ class _Yardstick:
             finite &= inside(domain, spread)
         try:
             points: Sample | None = sample(start, domain, MEASURED_POINTS, dtype,
-                                           variables=names, tries=MEASURED_TRIES)
+                                           variables=names, tries=MEASURED_TRIES,
+                                           backstop=stop)
         except EqsatError:  # defined nowhere among the floats drawn
             points = None
         allowed = math.inf if points is None else \

@@ -211,13 +211,12 @@ class Expr:
         found = _free_symbols.get(self)
         if found is not None:
             return found
-        if any(a.args and a not in _free_symbols for a in self.args):
-            # every subterm's in one walk: a parent asked after its children then costs
-            # only its operands (one walk each made rebuilding a long sum quadratic)
-            for node in postorder(self)[:-1]:
-                if node.args and node not in _free_symbols:
-                    _free_symbols[node] = _operand_symbols(node)
-        found = _free_symbols[self] = _operand_symbols(self)
+        # from the operands' where they are known (a term rebuilt bottom up asks each node
+        # after its operands: a walk each made that quadratic in time), else by one walk
+        # (kept for this term alone: every subterm's would be quadratic in memory)
+        found = _free_symbols[self] = _operand_symbols(self) if all(
+            not a.args or a in _free_symbols for a in self.args) else \
+            frozenset(n for n in postorder(self) if n.op == "sym")
         return found
 
     def count_ops(self) -> int:

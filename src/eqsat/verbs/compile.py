@@ -18,7 +18,7 @@ from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TensorCost, display_order, extract_dag
 from ..extract.tree import class_shapes
-from ..limits.budget import Budget, Limits
+from ..limits.budget import Backstop, Budget, Limits
 from ..limits.report import StopReason
 from ..term import arguments
 from ..term.expr import Expr
@@ -64,6 +64,8 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         raise EqsatError(f"dtype is 'float32', 'float64' or None, not {dtype!r}")
     dtype = dtype or spec.default_dtype
     check_python_names([], MODULE_NAMES, name)
+    limits = Limits.of(limits)
+    budget = Budget.start(limits)  # one budget for every stage, parsing to printing
     listed = list(exprs) if isinstance(exprs, (list, tuple)) else [exprs]
     given = [arguments.expression(e) for e in listed]
     sizes = arguments.mapping(sizes, "sizes")
@@ -84,9 +86,8 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if len(set(names)) != len(names):
         raise EqsatError(f"an argument is named twice in {names}")
     domain_bounds(domain, names)  # a malformed domain is an error whatever is measured
-    limits = Limits.of(limits)
     if optimize == "simplify":
-        simplified = _simplified(parsed, rules, limits, spec.costs, sizes or {})
+        simplified = _simplified(parsed, rules, budget, spec.costs, sizes or {})
         cost = CostModel(spec.costs).dag_cost
         # polynomial parts by Horner's scheme where cheaper; and a cheaper form may cancel or
         # overflow where the input does not: each choice measured, the accurate one last
@@ -94,27 +95,28 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         measured = dtype or "float64"
         program = no_less_accurate(
             choices, parsed, names, measured, domain,
-            lambda e: stabilize(e, domain, rules=rules, limits=limits, dtype=measured))
+            lambda e: stabilize(e, domain, rules=rules, limits=budget.left(), dtype=measured),
+            Backstop(budget.deadline))
     elif optimize == "stabilize":
-        program = [stabilize(e, domain, rules=rules, limits=limits, dtype=dtype or "float64")
-                   for e in parsed]
+        program = [stabilize(e, domain, rules=rules, limits=budget.left(),
+                             dtype=dtype or "float64") for e in parsed]
     else:
         program = parsed
     source, module = spec.print(program, names, name, dtype)
     return Kernel(source, name, names, program, spec.name, module)
 
 
-def _simplified(exprs: list[Expr], rules: Iterable[str | Path], limits: Limits,
+def _simplified(exprs: list[Expr], rules: Iterable[str | Path], budget: Budget,
                 costs: Mapping[str, float], sizes: Mapping[str, int]) -> list[Expr]:
     """Each output simplified as simplify does (normal forms, rounds of rules) with the
-    target's op costs, by DAG cost, in half the time limit; then, for several outputs, all
-    in one e-graph, extracted together (shared subterms once) in the time left. The other
-    half leaves room for printing the program."""
-    budget = Budget.start(limits)
-    share = replace(limits, seconds=limits.seconds / 2 / len(exprs))
+    target's op costs, by DAG cost, in a third of the time left; then, for several outputs,
+    all in one e-graph, extracted together (shared subterms once) in a sixth. The other half
+    leaves room for measuring the choices' accuracy and printing the program."""
+    limits = budget.left()
+    share = replace(limits, seconds=limits.seconds / 3 / len(exprs))
     alone = [simplify_report(e, rules=rules, limits=share, cost="dag", costs=costs,
                              sizes=sizes).expr for e in exprs]
-    joint = budget.seconds_left() - limits.seconds / 2  # what is left for the shared pass
+    joint = budget.seconds_left() - limits.seconds * 5 / 6  # what is left for the shared pass
     if len(alone) == 1 or joint <= 0:
         return alone
     tensors = any(is_tensor(e) for e in alone)
