@@ -258,26 +258,34 @@ def why_unreduced(root: Expr) -> str:
     return "is too large for the normal forms"
 
 
-def check_defined_somewhere(root: Expr, verb: str, given: Expr | None = None) -> None:
-    """An EqsatError where root divides by a term that is 0 wherever it is evaluated (1/0,
-    x/(x - x)): every op but `where` is undefined where an operand is, so root is defined
-    nowhere and no answer of a verb would mean anything. given: the input root was found
-    equal to (simplify's x/sin(pi) as x/0), named instead."""
+def divisor_zero_everywhere(root: Expr) -> Expr | None:
+    """A divisor of root that is 0 wherever it is evaluated (1/0, x/(x - x)), outside any
+    `where` (every other op is undefined where an operand is: root is then defined nowhere);
+    None where there is none."""
     for node in postorder(root, into=lambda n: n.op != "where"):
         divisor = divisor_of(node)
         if divisor is None or is_tensor(divisor):
             continue
         if divisor.free_symbols():
-            zero = as_fraction(divisor, factored=(False, False)) == number(0)
-        else:
-            zero = reference(divisor, {}) == 0
-        if not zero:
-            continue
-        by = "by 0" if divisor == number(0) else f"by {divisor}, which is 0"
-        if given is not None:
-            raise EqsatError(f"{verb}: {given} is defined nowhere: it equals {root}, which "
-                             f"divides {by}")
-        raise EqsatError(f"{verb}: {root} divides {by}: it is defined nowhere")
+            if as_fraction(divisor, factored=(False, False)) == number(0):
+                return divisor
+        elif reference(divisor, {}) == 0:
+            return divisor
+    return None
+
+
+def check_defined_somewhere(root: Expr, verb: str, given: Expr | None = None) -> None:
+    """An EqsatError where root is defined nowhere (divisor_zero_everywhere): no answer of a
+    verb would mean anything. given: the input root was found equal to (simplify's
+    x/sin(pi) as x/0), named instead."""
+    divisor = divisor_zero_everywhere(root)
+    if divisor is None:
+        return
+    by = "by 0" if divisor == number(0) else f"by {divisor}, which is 0"
+    if given is not None:
+        raise EqsatError(f"{verb}: {given} is defined nowhere: it equals {root}, which "
+                         f"divides {by}")
+    raise EqsatError(f"{verb}: {root} divides {by}: it is defined nowhere")
 
 
 def zero_divisor(root: Expr) -> Expr | None:

@@ -53,7 +53,7 @@ def no_less_accurate(choices: Sequence[Sequence[Expr]], given: Sequence[Expr],
             kept.append(options[0])
             continue
         yardstick = None if stop.passed() else _Yardstick.of(start, names, dtype, domain, stop)
-        if yardstick is None or stop.passed():
+        if yardstick is None or stop.cut:  # (its true values not all had in time)
             kept.append(start)
             continue
         form = next((option for option in options

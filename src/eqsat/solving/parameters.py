@@ -10,16 +10,15 @@ from fractions import Fraction
 
 import mpmath
 
-from ..algebra.normal import decided_comparisons, divisor_of
+from ..algebra.normal import decided_comparisons, divisor_zero_everywhere
 from ..algebra.poly import NotPolynomial, Ring
 from ..errors import SolveError
 from ..term.expr import Expr, make, number
 from ..term.reference import reference
-from ..term.walks import postorder
 from .forms import content
 from .problem import MAX_CASE_DEPTH, Problem
 from .solution import Case, Solution, SolutionKind
-from .substitution import CHECK_DIGITS, TOLERANCE, check_candidates, definedness
+from .substitution import CHECK_DIGITS, TOLERANCE, check_candidates, definedness, holds_at
 
 Solver = Callable[[Problem, int], Solution]
 MAX_CUT_TERMS = 24  # terms whose zeros cut the parameter's line, at most
@@ -59,13 +58,28 @@ def _holds_where_stated(problem: Problem, solution: Solution, parameter: Expr) -
             continue
         for values in solution.solutions:
             put = {u: values[u.name].subs(at) for u in problem.unknowns}
-            for lhs, rhs in problem.equations:
-                left, right = (reference(side.subs(at).subs(put), {}, CHECK_DIGITS)
-                               for side in (lhs, rhs))
-                if left is not None and right is not None and \
-                        abs(left - right) > TOLERANCE * max(1, abs(left), abs(right)):
-                    return False  # (both sides defined there, and different)
+            if holds_at([(lhs.subs(at).subs(put), rhs.subs(at).subs(put))
+                         for lhs, rhs in problem.equations], {}) is False:
+                return False  # (where a side is undefined, not decided here)
     return True
+
+
+def real_zeros(problem: Problem, term: Expr, parameter: Expr, depth: int, solve: Solver
+               ) -> list[Expr] | None:
+    """The real zeros of a term in one parameter (log(a): a = 1; a^2 + 1: none); None where
+    the solver cannot find them all (a piece with a zero missed inside would be stated
+    wrong; a case split on the factor would miss one)."""
+    if term.is_number:
+        return []
+    problem.check_time()
+    try:
+        found = solve(problem.for_unknown((term, number(0)), parameter), depth)
+    except SolveError:
+        return None
+    if found.kind not in (SolutionKind.NONE, SolutionKind.UNIQUE, SolutionKind.SEVERAL) or \
+            found.conditions or found.cases:
+        return None
+    return found.values(parameter.name)
 
 
 def undefined_equation(problem: Problem) -> str | None:
@@ -73,11 +87,8 @@ def undefined_equation(problem: Problem) -> str | None:
     domain free of symbols is false), or None."""
     for number_, (lhs, rhs) in enumerate(problem.equations, 1):
         difference = make("sub", lhs, rhs)
-        for node in postorder(difference):
-            divisor = divisor_of(node)
-            if divisor is not None and not divisor.free_symbols() and \
-                    reference(divisor, {}, CHECK_DIGITS) == 0:
-                return f"equation {number_} is undefined: it divides by {divisor}, which is 0"
+        if (divisor := divisor_zero_everywhere(difference)) is not None:
+            return f"equation {number_} is undefined: it divides by {divisor}, which is 0"
         for condition in definedness(difference):
             if not condition.free_symbols() and _decided(problem, condition) is False:
                 return f"equation {number_} is undefined: {condition} fails"
@@ -265,7 +276,7 @@ class _Line:
         if len(relevant) > MAX_CUT_TERMS:
             return None
         for term in relevant:
-            zeros = self._zeros(term)
+            zeros = real_zeros(self.problem, term, self.parameter, self.depth, self.solve)
             if zeros is None:
                 return None
             for zero in zeros:
@@ -276,22 +287,6 @@ class _Line:
         if len(found) > MAX_CUTS:
             return None
         return sorted(found, key=lambda cut: cut[1])
-
-    def _zeros(self, term: Expr) -> list[Expr] | None:
-        """The real zeros of a term in the parameter; None where the solver cannot find
-        them all (a piece with a zero missed inside would be stated wrong)."""
-        if term.is_number:
-            return []
-        self.problem.check_time()
-        try:
-            found = self.solve(self.problem.for_unknown((term, number(0)), self.parameter),
-                               self.depth)
-        except SolveError:
-            return None
-        if found.kind not in (SolutionKind.NONE, SolutionKind.UNIQUE, SolutionKind.SEVERAL) \
-                or found.conditions or found.cases:
-            return None
-        return found.values(self.parameter.name)
 
     # what holds
 
@@ -308,8 +303,8 @@ class _Line:
             return verdict
         when = make("eq", self.parameter, value)
         for case in self.solution.cases:
-            if case.conditions == (when,) or (len(case.conditions) == 1 and _same_value(
-                    case.conditions[0], self.parameter, value)):
+            if len(case.conditions) == 1 and \
+                    _same_value(case.conditions[0], self.parameter, value):
                 return _Verdict(case=Case((when,), case.solution, case.note))
         if self.depth >= MAX_CASE_DEPTH:
             return _Verdict(case=Case((when,), None, "case analysis depth limit reached"))
@@ -344,8 +339,8 @@ class _Line:
             if any(reference(v, {}, CHECK_DIGITS) is None for v in put.values()):
                 continue
             defined = True
-            if all(_equal(lhs.subs(at).subs(put), rhs.subs(at).subs(put))
-                   for lhs, rhs in self.problem.equations):
+            if holds_at([(lhs.subs(at).subs(put), rhs.subs(at).subs(put))
+                         for lhs, rhs in self.problem.equations], {}):
                 holding.append(index)
         if holding or not self.solution.solutions:
             return _Verdict(holds=frozenset(holding), none=self.solution.reason)
@@ -494,10 +489,3 @@ def _same_value(condition: Expr, parameter: Expr, value: Expr) -> bool:
         return False
     found = reference(make("sub", condition.args[1], value), {}, CHECK_DIGITS)
     return found is not None and abs(found) <= TOLERANCE
-
-
-def _equal(lhs: Expr, rhs: Expr) -> bool:
-    left, right = (reference(side, {}, CHECK_DIGITS) for side in (lhs, rhs))
-    return left is not None and right is not None and \
-        abs(left - right) <= TOLERANCE * max(1, abs(left), abs(right))
-

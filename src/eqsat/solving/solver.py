@@ -27,7 +27,7 @@ from ..term.walks import postorder
 from .change_of_variable import in_one_function
 from .forms import content, quadratic_roots, quotient
 from .isolate import Isolation, isolate
-from .parameters import stated
+from .parameters import real_zeros, stated
 from .problem import MAX_CASE_DEPTH, Problem
 from .solution import Case, Discarded, Solution, SolutionKind
 from .substitution import (
@@ -416,14 +416,8 @@ def _zeros_of(problem: Problem, ring: Ring, factor: Expr, depth: int
     if len(symbols) != 1:
         return None
     (parameter,) = symbols
-    try:
-        found = solve_problem(problem.for_unknown((factor, number(0)), parameter), depth + 1)
-    except SolveError:
-        return None
-    if found.kind not in (SolutionKind.NONE, SolutionKind.UNIQUE, SolutionKind.SEVERAL) or \
-            found.conditions or found.cases:
-        return None
-    return [(parameter, value) for value in found.values(parameter.name)]
+    found = real_zeros(problem, factor, parameter, depth + 1, solve_problem)
+    return None if found is None else [(parameter, value) for value in found]
 
 
 def _linear_zero(ring: Ring, factor: Poly) -> tuple[Expr, Expr] | None:

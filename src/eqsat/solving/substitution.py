@@ -77,11 +77,7 @@ def holds_somewhere(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[E
     rng = random.Random(0)
     for _attempt in range(CHECK_POINTS * 4):
         point = {p: mpmath.mpf(rng.uniform(-5, 5)) for p in parameters}
-        values = [(reference(lhs, point, CHECK_DIGITS), reference(rhs, point, CHECK_DIGITS))
-                  for lhs, rhs in sides]
-        if all(left is not None and right is not None and
-               abs(left - right) <= TOLERANCE * max(1, abs(left), abs(right))
-               for left, right in values):
+        if holds_at(sides, point):
             return True
     return False
 
@@ -142,7 +138,7 @@ def check_family(equations: Sequence[tuple[Expr, Expr]], unknowns: Sequence[Expr
     for point in special_then_uniform(names, FAMILY_POINTS):
         if not all(_true(c, point) for c in domain):
             continue  # outside the equations' domain: no solution there, nothing to check
-        verdict = _holds(sides, point)
+        verdict = holds_at(sides, point)
         if verdict is None:
             return Family(None, "the equations are undefined at points eqsat cannot describe "
                           f"({_where(point)})", somewhere=bool(holds))
@@ -170,7 +166,8 @@ def _true(condition: Expr, point: Mapping[str, mpmath.mpf]) -> bool:
     return value is not None and value != 0
 
 
-def _holds(sides: Sequence[tuple[Expr, Expr]], point: Mapping[str, mpmath.mpf]) -> bool | None:
+def holds_at(sides: Sequence[tuple[Expr, Expr]], point: Mapping[str, mpmath.mpf]
+             ) -> bool | None:
     """Whether every equation holds at the point; None where one is undefined."""
     for lhs, rhs in sides:
         left, right = (reference(side, point, CHECK_DIGITS) for side in (lhs, rhs))
