@@ -91,28 +91,29 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
     crossings: list[_Crossing] = []
     for name in sorted(ranges):
         grid = _grid(name, ranges[name], dtype, seed, SWEPT if bases else GRID)
-        points = Sample({name: np.tile(grid, count)} |
-                        {other: np.repeat(values, len(grid)) for other, values in bases.items()
-                         if other != name}, np.zeros(count * len(grid)), dtype)
-        with np.errstate(all="ignore"):
-            input_values = values_at(start, points).reshape(count, len(grid))
-            form_values = values_at(form, points).reshape(count, len(grid))
+        points = _swept(name, grid, bases, dtype)
+        with np.errstate(all="ignore"):  # (every subterm's values in one walk: float_values)
+            subterms = [(node, values) for node, values, operands in float_values(form, points)
+                        if operands]  # (not a variable or a constant)
+            input_values = _input_values(start, name, ranges[name], dtype, seed, bases,
+                                         points).reshape(count, len(grid))
+            form_values = (subterms[-1][1] if subterms and subterms[-1][0] == form
+                           else values_at(form, points)).reshape(count, len(grid))
         finite = np.isfinite(input_values)
         beside = finite[:, 1:] | finite[:, :-1]
         wrong = finite & (input_values != 0) & (~np.isfinite(form_values) | (form_values == 0))
         suspect = wrong[:, 1:] | wrong[:, :-1]
-        with np.errstate(all="ignore"):  # (every subterm's values in one walk: float_values)
-            for node, values, operands in float_values(form, points):
-                if not operands:  # (a variable or a constant)
-                    continue
-                for limit in (float(info.max), float(info.smallest_normal),
-                              float(info.smallest_subnormal)):
-                    past = (np.abs(values) >= limit).reshape(count, len(grid))
-                    crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)
-                    crossings += [_Crossing(bool(suspect[base, i]), k > 0, node, int(base), name,
-                                            float(grid[i]), float(grid[i + 1]), limit)
-                                  for k, (base, i) in enumerate(crossed)
-                                  if k < MOST_EDGES or suspect[base, i]]
+        for node, values in subterms:
+            with np.errstate(all="ignore"):
+                magnitudes = np.abs(values).reshape(count, len(grid))
+            for limit in (float(info.max), float(info.smallest_normal),
+                          float(info.smallest_subnormal)):
+                past = magnitudes >= limit
+                crossed = np.argwhere((past[:, 1:] != past[:, :-1]) & beside)
+                crossings += [_Crossing(bool(suspect[base, i]), k > 0, node, int(base), name,
+                                        float(grid[i]), float(grid[i + 1]), limit)
+                              for k, (base, i) in enumerate(crossed)
+                              if k < MOST_EDGES or suspect[base, i]]
     turns: dict[tuple[str, bool], int] = {}  # (the variables take turns among the first)
     ranked = []
     for crossing in crossings:
@@ -130,6 +131,30 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
                                        {o: float(v[c.base]) for o, v in bases.items()
                                         if o != c.name}, dtype))
             for c in chosen]
+
+
+def _swept(name: str, grid: np.ndarray, bases: dict[str, np.ndarray], dtype: str) -> Sample:
+    """The grid of one variable at each base point of the others (their values repeated)."""
+    count = len(next(iter(bases.values()))) if bases else 1
+    return Sample({name: np.tile(grid, count)} |
+                  {other: np.repeat(values, len(grid)) for other, values in bases.items()
+                   if other != name}, np.zeros(count * len(grid)), dtype)
+
+
+_INPUT_VALUES: dict[tuple[Expr, str, tuple[float, float], str, int], np.ndarray] = {}
+_INPUTS_KEPT = 64  # sweeps whose input values are kept (a refusal checks dozens of forms)
+
+
+def _input_values(start: Expr, name: str, bounds: tuple[float, float], dtype: str, seed: int,
+                  bases: dict[str, np.ndarray], points: Sample) -> np.ndarray:
+    """The input's values on one variable's sweep (_swept): the same for every form checked
+    against it (the grid and bases follow from the ranges, dtype and seed), so computed once."""
+    key = (start, name, bounds, dtype, seed)
+    if key not in _INPUT_VALUES:
+        if len(_INPUT_VALUES) >= _INPUTS_KEPT:
+            del _INPUT_VALUES[next(iter(_INPUT_VALUES))]
+        _INPUT_VALUES[key] = values_at(start, points)
+    return _INPUT_VALUES[key]
 
 
 def _bases(ranges: dict[str, tuple[float, float]], dtype: str, seed: int
