@@ -1,7 +1,9 @@
 """Does a query cost more as the process ages? Five passes over the diff cases of
-../shared/corpora/sympy_cases.jsonl in one process (the time of each pass), and two probe
+../shared/corpora/sympy_cases.jsonl in one process (the time of each pass), two probe
 queries timed before and after 600 queries with fresh symbol names, with the process's peak
-memory: a diff (most need no e-graph) and a simplify that builds an e-graph each time.
+memory: a diff (most need no e-graph) and a simplify that builds an e-graph each time; an
+aged engine against a fresh one; and the resident memory every 1,000 of 20,000 e-graph
+queries with fresh names (after collecting garbage and trimming the allocator).
 
     python benchmarks/aging.py
 """
@@ -9,6 +11,8 @@ memory: a diff (most need no e-graph) and a simplify that builds an e-graph each
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 import resource
 import statistics
 import time
@@ -72,6 +76,7 @@ def main() -> None:
               f"{_peak_mib():.0f} MiB; e-graphs compiled {engine().compiled}")
 
     _aged_against_fresh()
+    _resident_over()
 
 
 def _aged_against_fresh(sessions: int = 1_500, probes: int = 100) -> None:
@@ -98,6 +103,35 @@ def _aged_against_fresh(sessions: int = 1_500, probes: int = 100) -> None:
     print(f"an engine after {sessions:,} sessions of simplify(log(x) + 2*log(y)): {old:.2f} ms "
           f"a session, a fresh one {new:.2f} ms ({old / new:.2f}); it compiled its e-graph "
           f"{aged.compiled} times")
+
+
+def _resident_mib() -> float:
+    """The process's resident memory, its garbage collected and freed memory given back."""
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status
+                    if line.startswith("VmRSS")) / 1024
+
+
+def _resident_over(queries: int = 20_000, every: int = 1_000) -> None:
+    """Resident memory every `every` of `queries` e-graph queries with fresh names."""
+    def query(i: int) -> None:
+        eqsat.simplify(f"abs(a{i}*b{i})/abs(b{i})")
+        eqsat.clear_cache()
+
+    for i in range(every):
+        query(i)
+    first = _resident_mib()
+    print(f"resident memory, simplify(abs(a_i*b_i)/abs(b_i)) with fresh names: "
+          f"{first:.1f} MiB after {every:,}")
+    start = time.perf_counter()
+    for i in range(every, queries):
+        query(i)
+        if (i + 1) % every == 0:
+            print(f"  {i + 1:6,} queries: {_resident_mib():7.1f} MiB "
+                  f"({_resident_mib() - first:+.1f}), {time.perf_counter() - start:5.0f} s",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -64,8 +64,8 @@ def needs_free_vars(rules: list[Rule]) -> bool:
 def rewrite_command(rule: Rule, scalar: Sequence[Expr] = ()) -> object:
     """The egglog command for one directed rule, named as the rule; `scalar`: variables it
     needs scalar (in a tensor e-graph)."""
-    span = bindings.RustSpan(rule.origin.path, rule.origin.line, rule.origin.column)
     conditions = [c for i, g in enumerate(rule.guards) for c in _conditions(g, i)]
     conditions += [t.equal(t.call(SHAPE_OF, pattern(v)), t.integer(0)) for v in scalar]
-    rewrite = bindings.Rewrite(span, pattern(rule.lhs), pattern(rule.rhs), conditions, rule.name)
+    # (the rule's origin is in eqsat's messages, not in egglog's span: see commands.SPAN)
+    rewrite = bindings.Rewrite(t.SPAN, pattern(rule.lhs), pattern(rule.rhs), conditions, rule.name)
     return bindings.RewriteCommand(rule.ruleset, rewrite, False)
