@@ -28,12 +28,14 @@ from ..limits.report import RunReport, StopReason
 from ..limits.rounds import Round, in_rounds
 from ..rules import shipped_rules
 from ..rules.direct import DirectRules, guard_verdicts, rewrites
+from ..rules.links import Links
 from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_sides
 from ..rules.model import Rule
 from ..rules.modulo import views
 from ..rules.reverse import DIFF_RULESET
 from ..term import arguments
 from ..term.expr import Expr, call, check_same_symbol, symbol
+from ..term.independent import independent_parts, joined
 from ..term.inputs import ExprInput, Shapes, to_expr
 from ..term.ops import ROWS, SCALAR_KINDS
 from ..term.shape import is_tensor
@@ -128,11 +130,58 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     if query.reduce:
         normalised = query.normal_forms(expanded, budget.deadline)
         best, complete = normalised.forms[0], normalised.complete
+    parts = None if is_tensor(best) else independent_parts(best, indexes.links.keys)
+    if parts is not None and query.answered(best, complete) is None:  # (rules are needed)
+        options = {"rules": rules, "rulesets": rulesets, "cost": cost, "rounds": rounds,
+                   "quick": quick, "costs": costs}
+        best = _in_parts(*parts, best, query, budget, limits, total, options)
+        check_defined_somewhere(best, "simplify", start)
+        return Simplified(best, total, measure(start), measure(best))
     best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
     best = display_order(best)
     check_defined_somewhere(best, "simplify", start)  # (x/sin(pi) as x/0)
     return Simplified(best, total, measure(start), measure(best))
+
+
+def _in_parts(op: str, parts: list[Expr], whole: Expr, query: _Query, budget: Budget,
+              limits: Limits, total: RunReport, options: dict[str, Any]) -> Expr:
+    """The independent parts of a sum or product (term.independent) simplified each as a
+    query of its own, with its own node and iteration limits and the time the call has left,
+    and put together (with their normal forms, where cheaper; the whole as it was, where
+    cheaper still); the report absorbs theirs, its stop reason the first limit that cut a
+    part short."""
+    answers, reasons = [], []
+    for part in parts:
+        left = budget.seconds_left()
+        if left <= 0:  # (the limit: the rest as they are)
+            answers.append(part)
+            reasons.append(StopReason.TIME)
+            continue
+        found = simplify_report(part, limits=replace(limits, seconds=left), **options)
+        total.absorb(found.report, new_round=False)
+        answers.append(found.expr)
+        reasons.append(found.report.stop_reason)
+    together = joined(op, answers)
+    if query.reduce:
+        normalised = query.normal_forms(together, budget.deadline)
+        if normalised.complete and query.measure(normalised.forms[0]) < query.measure(together):
+            together = normalised.forms[0]
+    together = display_order(together)
+    total.stop_reason = _joint_reason(reasons, together)
+    return together if query.measure(together) <= query.measure(whole) else whole
+
+
+def _joint_reason(reasons: list[StopReason], together: Expr) -> StopReason:
+    """Why a query in parts stopped: a contradiction or the first limit that cut a part short;
+    else the reason they share (optimal only where the answer is a number or a symbol), or
+    saturated."""
+    for reason in reasons:
+        if reason == StopReason.CONTRADICTION or reason.is_limit:
+            return reason
+    if len(set(reasons)) == 1 and (reasons[0] != StopReason.OPTIMAL or not together.args):
+        return reasons[0]
+    return StopReason.OPTIMAL if not together.args else StopReason.SATURATED
 
 
 @dataclass(frozen=True)
@@ -302,19 +351,28 @@ class _Query:
             self.applied[name] = self.applied.get(name, 0) + count
         return current, settled
 
+    def answered(self, best: Expr, complete: bool) -> StopReason | None:
+        """Why the best term so far (and whether its normal forms are complete) is already
+        the answer, if it is: a number or a symbol, which no term costs less than; a rational
+        function of symbols, whose least costly normal form is the answer; or a term no rule
+        makes cheaper."""
+        if not best.args:
+            return StopReason.OPTIMAL
+        if complete and not self.rules and all(map(is_rational_node, postorder(best))):
+            return StopReason.NORMAL_FORM
+        if self.settled(best) or (complete and self.reduce and self.settled_modulo(best)):
+            return StopReason.SATURATED
+        return None
+
     def round(self, state: tuple[Expr, bool], limits: Limits) -> Round[tuple[Expr, bool]]:
         """One fresh e-graph from the best term so far (and whether its normal forms are
         complete), unless the term is already the answer or would not fit in the time."""
         best, complete = state
         budget = Budget.start(limits)  # this round's share of the limit (setup left out)
-        if not best.args:  # no term costs less than a number or a symbol: no rule need run
-            return Round(state, done=True, stop=StopReason.OPTIMAL)
+        answered = self.answered(best, complete)
+        if answered is not None:
+            return Round(state, done=True, stop=answered)
         nodes = postorder(best)
-        if complete and not self.rules and all(map(is_rational_node, nodes)):
-            # a rational function of symbols: the least costly of its normal forms is the answer
-            return Round(state, done=True, stop=StopReason.NORMAL_FORM)
-        if self.settled(best) or (complete and self.reduce and self.settled_modulo(best)):
-            return Round(state, done=True, stop=StopReason.SATURATED)
         leaf, _ = self._ahead.get(best, (best, ()))
         if not leaf.args:  # an expansion led to a number or a symbol
             return Round((leaf, True), done=True, stop=StopReason.OPTIMAL)
@@ -356,6 +414,7 @@ class _Indexes:
     views: ViewSides
     shrinking: DirectRules
     expansions: DirectRules
+    links: Links  # operands its rules could combine (see term.independent)
     # the one-operand ops f for which f(x), x a symbol with no assumptions, is settled (no
     # rule makes it cheaper, modulo the canonical forms: see _Query.settled_modulo), the same
     # for every such symbol; decided once for the shipped library, for every op
@@ -365,7 +424,7 @@ class _Indexes:
     def of(cls, rules: list[Rule]) -> _Indexes:
         return cls(left_sides(rules), left_sides(r for r in rules if r.shrinks),
                    view_sides(rules), DirectRules.of(rules),
-                   DirectRules.of(rules, shrinking=False))
+                   DirectRules.of(rules, shrinking=False), Links.of(rules))
 
 
 def _indexes(rules: list[str | Path], rulesets: Sequence[str]) -> _Indexes:
