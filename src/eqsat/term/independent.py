@@ -60,7 +60,7 @@ def _groups(context: str, operands: list[Expr], linked: Linked) -> list[list[int
     constants = object()  # (the key of the operands with no symbol)
     keys: list[list[Hashable]] = []
     for operand in operands:
-        names: list[Hashable] = sorted(s.name for s in operand.free_symbols())
+        names: list[Hashable] = [*sorted(s.name for s in operand.free_symbols())]
         keys.append([*(names or [constants]), *linked(context, operand)])
     first = next((found for found in keys if found[0] is not constants), None)
     if first is None:
