@@ -25,12 +25,16 @@ FAMILIES = {  # each copy's text, in its own symbols, and the assumptions eqsat 
 }
 
 
-def _sympy_size(text: str, positive: list[str]) -> tuple[float, int]:
-    """SymPy's simplify on the parsed text: seconds and the answer's tree size in eqsat."""
+def _sympy_size(text: str, positive: list[str]) -> tuple[float, int] | None:
+    """SymPy's simplify on the parsed text: seconds and the answer's tree size in eqsat; None
+    where it fails (its trigsimp recursed past Python's limit on 1,000 terms)."""
     symbols = {name: sympy.Symbol(name, positive=True) for name in positive}
     expr = sympy.sympify(text.replace("^", "**"), locals=symbols)
     start = time.perf_counter()
-    answer = sympy.simplify(expr)
+    try:
+        answer = sympy.simplify(expr)
+    except RecursionError:
+        return None
     took = time.perf_counter() - start
     return took, tree_size(eqsat.from_sympy(answer))
 

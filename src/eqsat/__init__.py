@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # loaded when first asked for (see __getattr__)
     from .explain.steps import Derivation, explain
     from .solving import Case, Discarded, Solution, SolutionKind
     from .verbs.asymptotics import limit, series
+    from .verbs.batch import batch
     from .verbs.compile import Function, compile, function
     from .verbs.polynomials import apart, cancel, expand, factor, together
     from .verbs.stabilize import Stabilized, error_bits, stabilize, stabilize_report
@@ -59,7 +60,7 @@ _LAZY = {"Kernel": "codegen", "Function": "verbs.compile", "compile": "verbs.com
          "N": "verbs.values", "subs": "verbs.values", "factor": "verbs.polynomials",
          "cancel": "verbs.polynomials", "together": "verbs.polynomials",
          "expand": "verbs.polynomials", "apart": "verbs.polynomials",
-         "series": "verbs.asymptotics", "limit": "verbs.asymptotics"}
+         "series": "verbs.asymptotics", "limit": "verbs.asymptotics", "batch": "verbs.batch"}
 
 
 class _Package(types.ModuleType):
@@ -105,6 +106,7 @@ __all__ = [
     "StopReason",
     "TruthValueError",
     "apart",
+    "batch",
     "cancel",
     "check_rules",
     "clear_cache",

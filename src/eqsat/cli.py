@@ -71,6 +71,10 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
                          "(x², √x, ≤) instead of text eqsat parses")
     command.add_argument("--quiet", action="store_true", help="no progress line, even for "
                          "runs longer than a second in a terminal")
+    if subject == "expression":
+        command.add_argument("--jobs", type=_positive(int), default=1, metavar="N",
+                             help="with EXPR -, run the lines in N worker processes (the "
+                             "output in the order of the lines; default 1)")
     defaults = Limits()
     command.add_argument("--timeout", type=_positive(float), metavar="SECONDS",
                          help=f"for the whole run (default {defaults.seconds:g})")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from .egraph.per_thread import engine
@@ -139,30 +141,53 @@ def _expressions(given: str) -> list[str]:
     return [given]
 
 
-def _each(args: argparse.Namespace, answer: Callable[[str], None]) -> int:
+def _each(args: argparse.Namespace, answer: Callable[[str, argparse.Namespace], None]) -> int:
     """Run answer on every expression given; in batch mode an error on one line is said
-    (with its line number) and the others still run, and the exit status is 2."""
+    (with its line number) and the others still run, and the exit status is 2; with --jobs
+    N, the lines run in N worker processes and their output comes out in order."""
     given = _expressions(args.expression)
     if args.expression != "-":
         for text in given:
-            answer(text)
+            answer(text, args)
         return 0
+    lines = [(number, text) for number, text in enumerate(given, 1) if text.strip()]
+    jobs = getattr(args, "jobs", 1)
+    if jobs > 1 and len(lines) > 1:
+        from .verbs.batch import in_processes
+
+        outputs = in_processes(jobs, _captured, [(answer, text, args) for _, text in lines])
+    else:
+        outputs = (_captured(answer, text, args, capture=False) for _, text in lines)
     failed = 0
-    for number, text in enumerate(given, 1):
-        if not text.strip():
-            continue
-        try:
-            with hard_stop(time_limit(args)):  # each line has the whole limit
-                answer(text)
-        except EqsatError as error:
+    for (number, _), (out, err, error) in zip(lines, outputs, strict=True):
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        if error is not None:
             print(f"eqsat: error: line {number}: {error}", file=sys.stderr)
             failed += 1
         sys.stdout.flush()  # the answers so far are out, should a later line be stopped
     return 2 if failed else 0
 
 
+def _captured(answer: Callable[[str, argparse.Namespace], None], text: str,
+              args: argparse.Namespace, capture: bool = True) -> tuple[str, str, str | None]:
+    """One line of a batch, with the whole time limit: what it printed on stdout and stderr
+    (passed through as it comes where not captured) and its error's message, if any."""
+    out, err = io.StringIO(), io.StringIO()
+    streams = (redirect_stdout(out), redirect_stderr(err)) if capture else ()
+    try:
+        with ExitStack() as stack:
+            for stream in streams:
+                stack.enter_context(stream)
+            with hard_stop(time_limit(args)):
+                answer(text, args)
+    except EqsatError as error:
+        return out.getvalue(), err.getvalue(), str(error)
+    return out.getvalue(), err.getvalue(), None
+
+
 def run_simplify(args: argparse.Namespace) -> int:
-    return _each(args, lambda text: _simplify_one(text, args))
+    return _each(args, _simplify_one)
 
 
 def _simplify_one(text: str, args: argparse.Namespace) -> None:
@@ -199,17 +224,17 @@ def run_diff(args: argparse.Namespace) -> int:
     variables = [v.strip() for given in args.wrt for v in given.split(",") if v.strip()]
     if not variables:
         raise EqsatError("--wrt names the symbol(s) to differentiate in")
-    wrt = variables[0] if len(variables) == 1 else variables
+    args.variables = variables[0] if len(variables) == 1 else variables
+    return _each(args, _diff_one)
 
-    def answer(text: str) -> None:
-        result = diff_report(text, wrt, args.order, rules=args.rules,
-                             limits=_limits(args), assume=_assumptions(args.assume))
-        print(_shown(result.expr, args))
-        _say_what_stopped(result.report, args)
-        if args.report:
-            print(result.report, file=sys.stderr)
 
-    return _each(args, answer)
+def _diff_one(text: str, args: argparse.Namespace) -> None:
+    result = diff_report(text, args.variables, args.order, rules=args.rules,
+                         limits=_limits(args), assume=_assumptions(args.assume))
+    print(_shown(result.expr, args))
+    _say_what_stopped(result.report, args)
+    if args.report:
+        print(result.report, file=sys.stderr)
 
 
 def run_grad(args: argparse.Namespace) -> int:

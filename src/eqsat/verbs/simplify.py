@@ -130,14 +130,20 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     if query.reduce:
         normalised = query.normal_forms(expanded, budget.deadline)
         best, complete = normalised.forms[0], normalised.complete
-    parts = None if is_tensor(best) else independent_parts(best, indexes.links.keys)
+    parts = None if is_tensor(best) else independent_parts(best)
     if parts is not None and query.answered(best, complete) is None:  # (rules are needed)
         options = {"rules": rules, "rulesets": rulesets, "cost": cost, "rounds": rounds,
                    "quick": quick, "costs": costs}
         best = _in_parts(*parts, best, query, budget, limits, total, options)
-        check_defined_somewhere(best, "simplify", start)
-        return Simplified(best, total, measure(start), measure(best))
-    best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
+        if not _tied(best, indexes.links):  # (else a rule may combine the parts' answers:
+            check_defined_somewhere(best, "simplify", start)  # the rounds run on them all)
+            return Simplified(best, total, measure(start), measure(best))
+        in_parts, complete = total.stop_reason, True
+        best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
+        if in_parts.is_limit and not total.stop_reason.is_limit:
+            total.stop_reason = in_parts  # (a limit cut a part short)
+    else:
+        best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
     best = display_order(best)
     check_defined_somewhere(best, "simplify", start)  # (x/sin(pi) as x/0)
@@ -170,6 +176,13 @@ def _in_parts(op: str, parts: list[Expr], whole: Expr, query: _Query, budget: Bu
     together = display_order(together)
     total.stop_reason = _joint_reason(reasons, together)
     return together if query.measure(together) <= query.measure(whole) else whole
+
+
+def _tied(term: Expr, links: Links) -> bool:
+    """Whether a rule could combine operands of a sum or product that share no symbol (their
+    groups by symbols and by what rules combine differ)."""
+    apart, tied = independent_parts(term), independent_parts(term, links.keys)
+    return apart is not None and (tied is None or len(tied[1]) < len(apart[1]))
 
 
 def _joint_reason(reasons: list[StopReason], together: Expr) -> StopReason:
