@@ -141,6 +141,9 @@ def _expressions(given: str) -> list[str]:
     return [given]
 
 
+LINES_PER_TASK = 16  # lines of a batch a worker takes at a time (a task costs a round trip)
+
+
 def _each(args: argparse.Namespace, answer: Callable[[str, argparse.Namespace], None]) -> int:
     """Run answer on every expression given; in batch mode an error on one line is said
     (with its line number) and the others still run, and the exit status is 2; with --jobs
@@ -155,7 +158,11 @@ def _each(args: argparse.Namespace, answer: Callable[[str, argparse.Namespace], 
     if jobs > 1 and len(lines) > 1:
         from .verbs.batch import in_processes
 
-        outputs = in_processes(jobs, _captured, [(answer, text, args) for _, text in lines])
+        size = max(1, min(LINES_PER_TASK, len(lines) // (4 * jobs)))  # (4 tasks a worker)
+        texts = [text for _, text in lines]
+        outputs = (output for chunk in in_processes(
+            jobs, _captured_lines, [(answer, texts[i:i + size], args)
+                                    for i in range(0, len(texts), size)]) for output in chunk)
     else:
         outputs = (_captured(answer, text, args, capture=False) for _, text in lines)
     failed = 0
@@ -167,6 +174,12 @@ def _each(args: argparse.Namespace, answer: Callable[[str, argparse.Namespace], 
             failed += 1
         sys.stdout.flush()  # the answers so far are out, should a later line be stopped
     return 2 if failed else 0
+
+
+def _captured_lines(answer: Callable[[str, argparse.Namespace], None], texts: list[str],
+                    args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
+    """Lines of a batch in a worker, each as _captured."""
+    return [_captured(answer, text, args) for text in texts]
 
 
 def _captured(answer: Callable[[str, argparse.Namespace], None], text: str,
