@@ -53,6 +53,7 @@ from ..algebra.intervals import proven_facts
 from ..algebra.logarithms import log_products
 from ..algebra.normal import check_defined_somewhere, normalise
 from ..egraph.per_thread import engine
+from ..egraph.session import SECONDS_PER_INPUT_NODE
 from ..errors import EqsatError, LimitError
 from ..extract import CostModel, TreeExtractor, display_order
 from ..limits.budget import Backstop, Budget, Limits
@@ -177,6 +178,9 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     def one_round(best: Candidate, limits: Limits) -> Round[Candidate]:
         """A fresh e-graph from the most accurate form so far."""
         nonlocal tried
+        if len(postorder(best.expr)) * SECONDS_PER_INPUT_NODE > limits.seconds:
+            stop.cut = True  # (adding and extracting the term alone would pass the limit)
+            return Round(best, done=True, stop=StopReason.TIME)
         found, measured, report = search.round(best.expr, limits, points_)
         if report.stop_reason == StopReason.TIME:  # a later round's reason must not hide it
             stop.cut = True
