@@ -60,11 +60,6 @@ PLANNED_SHARE = 0.9  # a run plans to end by this share of its time limit (noise
 
 
 SECONDS_PER_NODE_AFTER = 1.5e-5  # extraction and pop, per e-node (0.2 s for 20,000, with margin)
-# a round of rules outside its run, per node of the term it starts from: adding it,
-# extracting, the normal forms of the result, ordering for display, printing (45 us a node
-# on a sum of 15,000 symbols, measured on a 2-core machine); a round that would pass its
-# time limit on these alone is not begun
-SECONDS_PER_INPUT_NODE = 5e-5
 
 
 MAX_VARIABLE_BITS = 62

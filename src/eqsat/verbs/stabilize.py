@@ -53,7 +53,6 @@ from ..algebra.intervals import proven_facts
 from ..algebra.logarithms import log_products
 from ..algebra.normal import check_defined_somewhere, normalise
 from ..egraph.per_thread import engine
-from ..egraph.session import SECONDS_PER_INPUT_NODE
 from ..errors import EqsatError, LimitError
 from ..extract import CostModel, TreeExtractor, display_order
 from ..limits.budget import Backstop, Budget, Limits
@@ -69,7 +68,7 @@ from ..term.sampling import float_ordinals, zero_points
 from ..term.shape import is_tensor
 from ..term.walks import postorder, rebuild, tree_size
 from .derivatives import expand_derivatives
-from .simplify import simplify
+from .simplify import SECONDS_PER_INPUT_NODE, simplify
 
 RULESETS = ("simplify", "stability")
 ROUNDS = 3  # fresh e-graphs, each from the most accurate form of the one before
