@@ -187,11 +187,11 @@ def _captured(answer: Callable[[str, argparse.Namespace], None], text: str,
     """One line of a batch, with the whole time limit: what it printed on stdout and stderr
     (passed through as it comes where not captured) and its error's message, if any."""
     out, err = io.StringIO(), io.StringIO()
-    streams = (redirect_stdout(out), redirect_stderr(err)) if capture else ()
     try:
         with ExitStack() as stack:
-            for stream in streams:
-                stack.enter_context(stream)
+            if capture:
+                stack.enter_context(redirect_stdout(out))
+                stack.enter_context(redirect_stderr(err))
             with hard_stop(time_limit(args)):
                 answer(text, args)
     except EqsatError as error:

@@ -95,7 +95,7 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
         with np.errstate(all="ignore"):  # (every subterm's values in one walk: float_values)
             subterms = [(node, values) for node, values, operands in float_values(form, points)
                         if operands]  # (not a variable or a constant)
-            input_values = _input_values(start, name, ranges[name], dtype, seed, bases,
+            input_values = _input_values(start, name, ranges, dtype, seed,
                                          points).reshape(count, len(grid))
             form_values = (subterms[-1][1] if subterms and subterms[-1][0] == form
                            else values_at(form, points)).reshape(count, len(grid))
@@ -141,15 +141,17 @@ def _swept(name: str, grid: np.ndarray, bases: dict[str, np.ndarray], dtype: str
                    if other != name}, np.zeros(count * len(grid)), dtype)
 
 
-_INPUT_VALUES: dict[tuple[Expr, str, tuple[float, float], str, int], np.ndarray] = {}
+_INPUT_VALUES: dict[tuple[Expr, str, tuple[tuple[str, tuple[float, float]], ...], str, int],
+                    np.ndarray] = {}
 _INPUTS_KEPT = 64  # sweeps whose input values are kept (a refusal checks dozens of forms)
 
 
-def _input_values(start: Expr, name: str, bounds: tuple[float, float], dtype: str, seed: int,
-                  bases: dict[str, np.ndarray], points: Sample) -> np.ndarray:
+def _input_values(start: Expr, name: str, ranges: dict[str, tuple[float, float]], dtype: str,
+                  seed: int, points: Sample) -> np.ndarray:
     """The input's values on one variable's sweep (_swept): the same for every form checked
-    against it (the grid and bases follow from the ranges, dtype and seed), so computed once."""
-    key = (start, name, bounds, dtype, seed)
+    against it (the grid and bases follow from all the ranges, dtype and seed), so computed
+    once."""
+    key = (start, name, tuple(sorted(ranges.items())), dtype, seed)
     if key not in _INPUT_VALUES:
         if len(_INPUT_VALUES) >= _INPUTS_KEPT:
             del _INPUT_VALUES[next(iter(_INPUT_VALUES))]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 
-from .expr import Expr, make
+from .expr import Expr, chained, signed_sum
 from .walks import multiplicands, summands
 
 # more that ties two operands into one part: keys for an operand in a context ("add" or
@@ -19,29 +19,21 @@ def independent_parts(term: Expr, linked: Linked = lambda context, operand: ()
     """("add", parts) for a sum, ("mul", parts) for a product, whose operands fall into two or
     more groups that share no symbol and no key of `linked` (see _groups): each part the
     group's operands in the order written, the parts in the order of their first operands,
-    so that adding (multiplying) the parts gives the term up to the order of its operands. None for
-    anything else."""
+    so that adding (multiplying) the parts gives the term up to the order of its operands.
+    None for anything else."""
     if term.op in ("add", "sub", "neg"):
         signed = summands(term)
         groups = _groups("add", [part for part, _ in signed], linked)
         if groups is None:
             return None
-        return "add", [_sum([signed[i] for i in group]) for group in groups]
+        return "add", [signed_sum([signed[i] for i in group]) for group in groups]
     if term.op == "mul":
         factors = multiplicands(term)
         groups = _groups("mul", factors, linked)
         if groups is None:
             return None
-        return "mul", [joined("mul", [factors[i] for i in group]) for group in groups]
+        return "mul", [chained("mul", [factors[i] for i in group]) for group in groups]
     return None
-
-
-def joined(op: str, parts: list[Expr]) -> Expr:
-    """The parts added or multiplied, left to right."""
-    result = parts[0]
-    for part in parts[1:]:
-        result = make(op, result, part)
-    return result
 
 
 def _groups(context: str, operands: list[Expr], linked: Linked) -> list[list[int]] | None:
@@ -76,10 +68,3 @@ def _groups(context: str, operands: list[Expr], linked: Linked) -> list[list[int
         groups.setdefault(root(found[0]), []).append(position)
     return list(groups.values()) if len(groups) > 1 else None
 
-
-def _sum(signed: list[tuple[Expr, int]]) -> Expr:
-    first, sign = signed[0]
-    result = first if sign > 0 else make("neg", first)
-    for part, sign in signed[1:]:
-        result = make("add" if sign > 0 else "sub", result, part)
-    return result

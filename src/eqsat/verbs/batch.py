@@ -100,7 +100,7 @@ def _on_dask(client: Any, name: str, chunks: list[list[Any]], options: dict[str,
              ) -> Iterator[list[Any]]:
     """The chunks as tasks of a Dask cluster (the items and answers are plain Python values:
     nothing egglog holds is sent); results in the order of the items."""
-    if not hasattr(client, "map") or not hasattr(client, "gather"):
+    if not callable(getattr(client, "map", None)):
         raise ArgumentError(f"client is a dask.distributed Client, not {type(client).__name__}")
     futures = client.map(run_chunk, [name] * len(chunks), chunks, [options] * len(chunks),
                          pure=False)

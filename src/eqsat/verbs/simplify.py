@@ -34,8 +34,8 @@ from ..rules.model import Rule
 from ..rules.modulo import views
 from ..rules.reverse import DIFF_RULESET
 from ..term import arguments
-from ..term.expr import Expr, call, check_same_symbol, symbol
-from ..term.independent import independent_parts, joined
+from ..term.expr import Expr, call, chained, check_same_symbol, symbol
+from ..term.independent import independent_parts
 from ..term.inputs import ExprInput, Shapes, to_expr
 from ..term.ops import ROWS, SCALAR_KINDS
 from ..term.shape import is_tensor
@@ -131,6 +131,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         normalised = query.normal_forms(expanded, budget.deadline)
         best, complete = normalised.forms[0], normalised.complete
     parts = None if is_tensor(best) else independent_parts(best)
+    cut: StopReason | None = None  # a limit that cut one of those parts short
     if parts is not None and query.answered(best, complete) is None:  # (rules are needed)
         options = {"rules": rules, "rulesets": rulesets, "cost": cost, "rounds": rounds,
                    "quick": quick, "costs": costs}
@@ -138,12 +139,10 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         if not _tied(best, indexes.links):  # (else a rule may combine the parts' answers:
             check_defined_somewhere(best, "simplify", start)  # the rounds run on them all)
             return Simplified(best, total, measure(start), measure(best))
-        in_parts, complete = total.stop_reason, True
-        best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
-        if in_parts.is_limit and not total.stop_reason.is_limit:
-            total.stop_reason = in_parts  # (a limit cut a part short)
-    else:
-        best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
+        cut, complete = total.stop_reason if total.stop_reason.is_limit else None, True
+    best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
+    if cut is not None and not total.stop_reason.is_limit:
+        total.stop_reason = cut
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
     best = display_order(best)
     check_defined_somewhere(best, "simplify", start)  # (x/sin(pi) as x/0)
@@ -168,7 +167,7 @@ def _in_parts(op: str, parts: list[Expr], whole: Expr, query: _Query, budget: Bu
         total.absorb(found.report, new_round=False)
         answers.append(found.expr)
         reasons.append(found.report.stop_reason)
-    together = joined(op, answers)
+    together = chained(op, answers)
     if query.reduce:
         normalised = query.normal_forms(together, budget.deadline)
         if normalised.complete and query.measure(normalised.forms[0]) < query.measure(together):
