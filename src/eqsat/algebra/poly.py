@@ -7,6 +7,9 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from flint import fmpq_mpoly_ctx  # (loaded with solve, whose one-time setup it is)
+from flint.utils.flint_exceptions import DomainError
+
 from ..errors import EqsatError
 from ..term.expr import Expr, make, number
 from ..term.walks import postorder, symbol_names
@@ -111,8 +114,6 @@ class Poly:
         """self / divisor, which must divide exactly (as in fraction-free elimination), by
         python-flint's exact division: both shifted to nonnegative exponents first (a
         parameter may appear as d^-1), the shift given back to the quotient."""
-        from flint import fmpq_mpoly_ctx
-
         if divisor.is_zero():
             raise EqsatError("division of a polynomial by zero")
         variables = sorted(self.variables() | divisor.variables())
@@ -143,9 +144,6 @@ class Poly:
     def square_root(self) -> Poly | None:
         """The polynomial whose square this is, leading coefficient positive (python-flint),
         or None where there is none (or a variable has a negative power)."""
-        from flint import fmpq_mpoly_ctx
-        from flint.utils.flint_exceptions import DomainError
-
         variables = sorted(self.variables())
         if any(e < 0 for m in self.terms for _, e in m):
             return None
