@@ -9,7 +9,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
+from lark import Lark, Token, Transformer_NonRecursive, Tree
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -49,11 +49,13 @@ _TOKEN_NAMES = {
 }
 
 
-@lru_cache(maxsize=1)
-def grammar() -> Lark:
-    """The shared LALR parser; its entry points serve expressions and .rules lines."""
+@lru_cache(maxsize=2)
+def grammar(positions: bool = False) -> Lark:
+    """The shared LALR parser; its entry points serve expressions and .rules lines. With
+    positions, every node of the tree knows where it was written (a parse takes twice as
+    long: it is the parse that finds where a node the builder refused is)."""
     text = resources.files("eqsat.term").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True,
+    return Lark(text, parser="lalr", propagate_positions=positions,
                 start=["expression", "rule_line", "check_line", "section_line"])
 
 
@@ -89,7 +91,6 @@ class _Axis:
         return int(value.number)
 
 
-@v_args(meta=True)
 class _Builder(Transformer_NonRecursive[Token, Any]):
     """Parse tree -> Expr. Names resolve to constants, known symbols, or new symbols."""
 
@@ -103,18 +104,17 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
             shape_of(result)  # a ShapeError here gets the node's position
         return result
 
-    def _operands(self, meta: object, op: str, args: list[Expr]) -> Expr:
+    def _operands(self, op: str, args: list[Expr]) -> Expr:
         for arg in args:
             if arg.op == "equation":
-                raise _Located(f"an equation cannot be an operand of {op!r}",
-                               getattr(meta, "line", 1), getattr(meta, "column", 1))
+                raise EqsatError(f"an equation cannot be an operand of {op!r}")
         return self._fitted(make(op, *args))
 
-    def number(self, meta: object, children: list[Token]) -> Expr:
+    def number(self, children: list[Token]) -> Expr:
         token = children[0]
         return number(exact_number(str(token), token.line or 1, token.column or 1))
 
-    def name(self, meta: object, children: list[Token]) -> Expr:
+    def name(self, children: list[Token]) -> Expr:
         token = children[0]
         text = str(token)
         if text in self.known:
@@ -127,7 +127,7 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
                            token.line or 1, token.column or 1)
         return symbol(text)
 
-    def call(self, meta: object, children: list[object]) -> Expr:
+    def call(self, children: list[object]) -> Expr:
         token, arguments = children
         assert isinstance(token, Token)
         where = token.line or 1, token.column or 1
@@ -154,48 +154,48 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
             raise _Located(f"{token}() takes {spec.arity} argument(s), got {len(args)}", *where)
         return self._fitted(make(spec.name, *args))
 
-    def arguments(self, meta: object, children: list[Any]) -> Tree[Any]:
+    def arguments(self, children: list[Any]) -> Tree[Any]:
         return Tree("arguments", children)
 
-    def axis(self, meta: object, children: list[Any]) -> _Axis:
+    def axis(self, children: list[Any]) -> _Axis:
         token, value = children
         return _Axis(value, token.line or 1, token.column or 1)
 
-    def matmul(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "matmul", children)
+    def matmul(self, children: list[Expr]) -> Expr:
+        return self._operands("matmul", children)
 
-    def transpose(self, meta: object, children: list[Any]) -> Expr:
-        return self._operands(meta, "transpose", children[:1])
+    def transpose(self, children: list[Any]) -> Expr:
+        return self._operands("transpose", children[:1])
 
-    def equation(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "equation", children)
+    def equation(self, children: list[Expr]) -> Expr:
+        return self._operands("equation", children)
 
-    def compare(self, meta: object, children: list[object]) -> Expr:
+    def compare(self, children: list[object]) -> Expr:
         left, token, right = children
         assert isinstance(left, Expr) and isinstance(right, Expr)
-        return self._operands(meta, INFIX[str(token)].name, [left, right])
+        return self._operands(INFIX[str(token)].name, [left, right])
 
-    def pow(self, meta: object, children: list[object]) -> Expr:
+    def pow(self, children: list[object]) -> Expr:
         base, _, exponent = children
         assert isinstance(base, Expr) and isinstance(exponent, Expr)
-        return self._operands(meta, "pow", [base, exponent])
+        return self._operands("pow", [base, exponent])
 
-    def add(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "add", children)
+    def add(self, children: list[Expr]) -> Expr:
+        return self._operands("add", children)
 
-    def sub(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "sub", children)
+    def sub(self, children: list[Expr]) -> Expr:
+        return self._operands("sub", children)
 
-    def mul(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "mul", children)
+    def mul(self, children: list[Expr]) -> Expr:
+        return self._operands("mul", children)
 
     implicit_mul = mul
 
-    def div(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "div", children)
+    def div(self, children: list[Expr]) -> Expr:
+        return self._operands("div", children)
 
-    def neg(self, meta: object, children: list[Expr]) -> Expr:
-        return self._operands(meta, "neg", children)
+    def neg(self, children: list[Expr]) -> Expr:
+        return self._operands("neg", children)
 
 
 def _at(message: str, text: str, index: int, source: str = "<input>") -> ParseError:
@@ -258,12 +258,12 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
     _check_bounds(text, source)
     _check_numbers(text, source)
     where = text if line_offset == 0 else "\n" * line_offset + text
+    names = {s.name: s for s in known}
     try:
-        with collector_paused():
-            tree = grammar().parse(text, start=start)
-            builder = _Builder({s.name: s for s in known}, shapes=start == "expression")
-            built: Tree[object] | Expr = builder.transform(tree)
-        return built
+        try:
+            return _built(text, start, names, positions=False)
+        except VisitError:  # the builder refused a node: parsed again to find where it is
+            return _built(text, start, names, positions=True)
     except UnexpectedCharacters as error:
         raise ParseError(f"unexpected character {error.char!r}", where,
                          error.line + line_offset, error.column, source) from None
@@ -285,6 +285,15 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
         if isinstance(cause, EqsatError):
             raise ParseError(str(cause), where, line + line_offset, column, source) from None
         raise
+
+
+def _built(text: str, start: str, known: dict[str, Expr],
+           positions: bool) -> Tree[object] | Expr:
+    with collector_paused():
+        tree = grammar(positions).parse(text, start=start)
+        builder = _Builder(known, shapes=start == "expression")
+        built: Tree[object] | Expr = builder.transform(tree)
+    return built
 
 
 def parse(text: str | Expr, symbols: Iterable[Expr] = ()) -> Expr:
