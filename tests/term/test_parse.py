@@ -147,3 +147,25 @@ def test_known_symbols_carry_their_assumptions() -> None:
 def test_text_is_never_evaluated() -> None:
     with pytest.raises(eqsat.ParseError):
         parse("__import__('os').system('echo pwned')")
+
+
+def test_a_long_read_stops_at_its_deadline() -> None:
+    import time
+
+    from eqsat.term.parse import reading_by
+
+    chain = "-" * 99_990 + "x"  # read as 99,990 tokens first, then built: both are counted
+    power = "x^" * 33_000 + "x"
+    for text in (chain, power, "+".join(["x"] * 30_000)):
+        with reading_by(time.perf_counter(), 2.0), \
+                pytest.raises(eqsat.LimitError, match="time limit of 2 s .* reading the input"):
+            parse(text)
+    with reading_by(time.perf_counter(), 2.0):  # a short input is no work to stop
+        assert str(parse("x + 1")) == "x + 1"
+
+
+def test_a_node_refused_is_found_where_it_is_written() -> None:
+    # the tree is built without positions, and again with them only to place an error
+    with pytest.raises(eqsat.ParseError) as raised:
+        parse("y + sin(x, y)")
+    assert (raised.value.line, raised.value.column) == (1, 5)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ NUMBER_COST = 5
 MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
 MAX_FOLD_EXPONENT = 64
 _SETUP_SECONDS = [0.0]  # the process's one-time setup so far, in all threads (see setup)
+_IN_SETUP = threading.local()  # whether this thread is inside a setup
 
 
 @contextmanager
@@ -24,11 +26,15 @@ def setup() -> Iterator[None]:
     rules): a time limit running meanwhile is extended by it, so that the first query of a
     process gets the answer a later one gets (in another thread's query, too: a backstop is
     only ever extended)."""
+    outermost = not getattr(_IN_SETUP, "inside", False)  # (a setup inside one is in it)
+    _IN_SETUP.inside = True
     began = time.perf_counter()
     try:
         yield
     finally:
-        _SETUP_SECONDS[0] += time.perf_counter() - began
+        if outermost:
+            _IN_SETUP.inside = False
+            _SETUP_SECONDS[0] += time.perf_counter() - began
 
 
 def setup_seconds() -> float:

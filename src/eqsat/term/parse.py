@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -18,7 +22,7 @@ from lark.exceptions import (
     VisitError,
 )
 
-from ..errors import EqsatError, ParseError, ShapeError, ShapeParseError
+from ..errors import EqsatError, LimitError, ParseError, ShapeError, ShapeParseError
 from ..limits.gc_pause import collector_paused
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, OpKind, lookup
@@ -27,6 +31,9 @@ from .tensors import with_axis
 
 MAX_INPUT_CHARS = 100_000
 MAX_NESTING = 200
+NODES_PER_CLOCK_READ = 4096  # the lexer and the builder read the clock once per this many
+# (time.perf_counter() by which a parse must be done, the time limit it comes from)
+_READ_BY: ContextVar[tuple[float, float]] = ContextVar("read_by", default=(math.inf, math.inf))
 _NUMBER_PARTS = re.compile(r"(?P<mantissa>[\d.]+)(?:[eE](?P<exponent>[-+]?\d+))?\Z")
 # A number (not inside a name) and what follows it: text that would lex as a number and then
 # something else, but that a reader takes for one number (1.2.3, 1_000, 0x10, 1e, 2e+x)
@@ -49,6 +56,47 @@ _TOKEN_NAMES = {
 }
 
 
+@contextmanager
+def reading_by(deadline: float, seconds: float) -> Iterator[None]:
+    """Parses inside stop with a LimitError once time.perf_counter() passes the deadline (a
+    call's time limit of `seconds` covers reading its input, which may be 100,000 nodes)."""
+    token = _READ_BY.set((deadline, seconds))
+    try:
+        yield
+    finally:
+        _READ_BY.reset(token)
+
+
+def _check_reading_time() -> None:
+    deadline, seconds = _READ_BY.get()
+    if time.perf_counter() > deadline:
+        raise LimitError(f"the time limit of {seconds:g} s was reached while reading the input")
+
+
+_STEPS = [0]  # tokens read and nodes built, in all threads (it only spaces clock readings)
+
+
+def _step() -> None:
+    _STEPS[0] += 1
+    if _STEPS[0] % NODES_PER_CLOCK_READ == 0:
+        _check_reading_time()
+
+
+def _token_read(token: Token) -> Token:
+    """The lexer's call for every token."""
+    _step()
+    return token
+
+
+class _TimedTree(Tree[Any]):
+    """The parser's tree nodes, each a step of reading (a chain of prefix minus signs is
+    read first, then built)."""
+
+    def __init__(self, data: str, children: list[Any], meta: Any = None) -> None:
+        _step()
+        super().__init__(data, children, meta)
+
+
 @lru_cache(maxsize=2)
 def grammar(positions: bool = False) -> Lark:
     """The shared LALR parser; its entry points serve expressions and .rules lines. With
@@ -56,7 +104,9 @@ def grammar(positions: bool = False) -> Lark:
     long: it is the parse that finds where a node the builder refused is)."""
     text = resources.files("eqsat.term").joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=positions,
-                start=["expression", "rule_line", "check_line", "section_line"])
+                start=["expression", "rule_line", "check_line", "section_line"],
+                lexer_callbacks=dict.fromkeys(_TOKEN_NAMES.keys() - {"$END"}, _token_read),
+                tree_class=_TimedTree)
 
 
 class _Located(EqsatError):
@@ -100,6 +150,7 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         self.shapes = shapes  # check shapes node by node (not in rules: pattern variables)
 
     def _fitted(self, result: Expr) -> Expr:
+        _step()
         if self.shapes:
             shape_of(result)  # a ShapeError here gets the node's position
         return result
@@ -262,7 +313,9 @@ def parse_with(text: str, start: str, known: Iterable[Expr] = (), source: str = 
     try:
         try:
             return _built(text, start, names, positions=False)
-        except VisitError:  # the builder refused a node: parsed again to find where it is
+        except VisitError as refused:  # parsed again to find where the refused node is
+            if isinstance(refused.orig_exc, LimitError):
+                raise refused.orig_exc from None
             return _built(text, start, names, positions=True)
     except UnexpectedCharacters as error:
         raise ParseError(f"unexpected character {error.char!r}", where,

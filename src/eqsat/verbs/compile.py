@@ -24,6 +24,7 @@ from ..term import arguments
 from ..term.expr import Expr
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
 from ..term.ops import OPS
+from ..term.parse import reading_by
 from ..term.shape import is_tensor
 from ..term.walks import postorder
 from .derivatives import expand_derivatives
@@ -74,7 +75,9 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if not given:
         raise EqsatError("compile needs at least one expression")
     domain = arguments.domain(domain)
-    parsed = [expand_derivatives(to_expr(e, shapes=shapes), rules)[0] for e in given]
+    with reading_by(budget.deadline, limits.seconds):
+        read = [to_expr(e, shapes=shapes) for e in given]
+    parsed = [expand_derivatives(e, rules)[0] for e in read]
     for expr in parsed:
         check_defined_somewhere(expr, "compile")
         statement = next((n for n in postorder(expr) if n.op in OPS and

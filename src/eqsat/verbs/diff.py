@@ -14,6 +14,7 @@ from ..limits.report import RunReport, StopReason
 from ..term import arguments
 from ..term.expr import Expr, make, number
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
+from ..term.parse import reading_by
 from ..term.shape import ALL_AXES, is_tensor, shape_of, show
 from .derivatives import differentiate, reverse_mode, variable_in
 from .simplify import Simplified, nothing_to_clean, settled_at_a_symbol, simplify_report
@@ -26,7 +27,10 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     simplified. The derivative is always complete; the limits bound its simplification,
     and the report says whether one cut it short. A LimitError when the time runs out
     before the last of several derivatives is begun."""
-    start = to_expr(expr, assume)
+    limits = Limits.of(limits)
+    budget = Budget.start(limits)
+    with reading_by(budget.deadline, limits.seconds):
+        start = to_expr(expr, assume)
     check_defined_somewhere(start, "diff")
     if is_tensor(start):
         raise ShapeError(f"diff differentiates scalar expressions; {start} has tensors: use grad")
@@ -34,8 +38,6 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     rules = arguments.rule_files(rules)  # (a generator is read once)
     given = arguments.names(wrt, "wrt")
     order = given * n if isinstance(wrt, (str, Expr)) else given
-    limits = Limits.of(limits)
-    budget = Budget.start(limits)
     model = CostModel()
     if any(variable_in(start, variable) not in start.free_symbols() for variable in order):
         # a derivative in a symbol the expression has none of is 0 (differentiating and

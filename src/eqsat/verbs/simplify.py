@@ -23,7 +23,7 @@ from ..egraph.per_thread import engine
 from ..errors import EqsatError
 from ..extract import CostModel, TensorCost, TreeExtractor, display_order, extract_dag
 from ..extract.tree import class_shapes
-from ..limits.budget import Budget, Limits, setup_seconds
+from ..limits.budget import Budget, Limits, setup, setup_seconds
 from ..limits.report import RunReport, StopReason
 from ..limits.rounds import Round, in_rounds
 from ..rules import shipped_rules
@@ -38,6 +38,7 @@ from ..term.expr import Expr, call, chained, check_same_symbol, symbol
 from ..term.independent import independent_parts
 from ..term.inputs import ExprInput, Shapes, to_expr
 from ..term.ops import ROWS, SCALAR_KINDS
+from ..term.parse import reading_by
 from ..term.shape import is_tensor
 from ..term.walks import check_depth, postorder, tree_size
 from .derivatives import expand_derivatives
@@ -98,12 +99,14 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         raise EqsatError("the [diff] rules run to completion of their own: use eqsat.diff, "
                          "or write diff(e, x) in the expression")
     limits = Limits.of(limits)
+    began = time.perf_counter()  # the limit covers everything from here, but the setup
+    setup_before = setup_seconds()
     if rules or list(rulesets) != ["simplify"]:  # a broken rule file or an unknown ruleset
         engine(rules).check_rulesets(rulesets)     # is an error even where no rule runs
-    indexes = _indexes(rules, rulesets)  # before the time limit: the library's, once per
-    began = time.perf_counter()  # process, take 0.8 s; the limit covers everything from here
-    setup_before = setup_seconds()  # (but a derivative's rules compiled on the way)
-    start = to_expr(expr, assume, shapes)
+    indexes = _indexes(rules, rulesets)
+    budget = Budget.start(limits, began, setup_before)
+    with reading_by(budget.deadline, limits.seconds):
+        start = to_expr(expr, assume, shapes)
     check_defined_somewhere(start, "simplify")
     held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist
     for found in start.free_symbols():
@@ -114,7 +117,6 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     measure = query.measure
     expanded, total = expand_derivatives(start, rules)
     expanded = decided_comparisons(expanded)  # (pi > 3 is 1: no analysis proves it)
-    budget = Budget.start(limits, began, setup_before)
     work = len(postorder(expanded)) * SECONDS_PER_NORMALISED_NODE
     if work > budget.seconds_left():  # its normal forms alone would pass
         total.stop_reason = StopReason.TIME  # the limit: not begun
@@ -449,15 +451,16 @@ def _indexes(rules: list[str | Path], rulesets: Sequence[str]) -> _Indexes:
 
 @cache
 def _shipped_indexes(rulesets: tuple[str, ...]) -> _Indexes:
-    made = _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
-    if "simplify" not in rulesets:
-        return made
-    query = _Query([], list(rulesets), "tree", CostModel(), False, made)
-    at = symbol("x")
-    settled = frozenset(op.name for op in ROWS if op.arity == 1 and op.kind in SCALAR_KINDS and
-                        (query.settled(call(op.name, at)) or
-                         query.settled_modulo(call(op.name, at))))
-    return replace(made, settled_calls=settled)
+    with setup():  # once per process (0.6 s for the library's)
+        made = _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
+        if "simplify" not in rulesets:
+            return made
+        query = _Query([], list(rulesets), "tree", CostModel(), False, made)
+        at = symbol("x")
+        settled = frozenset(
+            op.name for op in ROWS if op.arity == 1 and op.kind in SCALAR_KINDS and
+            (query.settled(call(op.name, at)) or query.settled_modulo(call(op.name, at))))
+        return replace(made, settled_calls=settled)
 
 
 def settled_at_a_symbol(term: Expr, rules: Sequence[str | Path] = ()) -> bool:

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..egraph.per_thread import engine
-from ..errors import EqsatError, ShapeError
+from ..errors import EqsatError, LimitError, ShapeError, SolveError
 from ..limits.budget import Limits
 from ..term import arguments
 from ..term.expr import Expr, symbol
 from ..term.inputs import ExprInput, Variable, to_expr
 from ..term.ops import COMPARISONS
+from ..term.parse import reading_by
 from ..term.shape import is_tensor
 from ..term.walks import postorder
 
@@ -38,7 +39,12 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     listed = list(equations) if isinstance(equations, (list, tuple)) else [equations]
     if not listed:
         raise EqsatError("solve needs at least one equation")
-    parsed = [to_expr(arguments.expression(e, "an equation"), assume) for e in listed]
+    limits = Limits.of(limits)
+    try:
+        with reading_by(began + limits.seconds, limits.seconds):
+            parsed = [to_expr(arguments.expression(e, "an equation"), assume) for e in listed]
+    except LimitError as error:  # solve's limits end in a SolveError
+        raise SolveError(str(error)) from None
     for number_, equation in enumerate(parsed, 1):
         if is_tensor(equation):
             raise ShapeError(f"equation {number_} has tensors: solve takes scalar equations")
@@ -58,7 +64,7 @@ def solve(equations: ExprInput | Sequence[ExprInput],
     symbols_ = [_unknown(parsed, w) for w in wanted]
     if len(set(symbols_)) != len(symbols_):
         raise EqsatError(f"an unknown is named twice in {[str(s) for s in symbols_]}")
-    return solve_problems(parsed, symbols_, compiled, Limits.of(limits), method, began)
+    return solve_problems(parsed, symbols_, compiled, limits, method, began)
 
 
 def _unknown(equations: Sequence[Expr], wanted: Variable) -> Expr:

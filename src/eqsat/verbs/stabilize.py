@@ -63,6 +63,7 @@ from ..rules.matching import MAX_SETTLED_NODES
 from ..term import arguments
 from ..term.expr import Expr, chained, make, number, tidy
 from ..term.inputs import ExprInput, to_expr
+from ..term.parse import reading_by
 from ..term.printing import abbreviated
 from ..term.sampling import float_ordinals, zero_points
 from ..term.shape import is_tensor
@@ -124,7 +125,8 @@ def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
     values of all the points take longer than the limits' seconds."""
     limits = Limits.of(limits)
     stop = Backstop(time.perf_counter() + limits.seconds)
-    start = to_expr(expr)
+    with reading_by(stop.deadline, limits.seconds):
+        start = to_expr(expr)
     if is_tensor(start):
         raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
     wanted = arguments.count(points, "points")
@@ -155,7 +157,8 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     stop = Backstop(budget.deadline)
     domain = arguments.domain(domain)
     points = arguments.count(points, "points")
-    given = to_expr(expr)
+    with reading_by(budget.deadline, limits.seconds):
+        given = to_expr(expr)
     check_defined_somewhere(given, "stabilize")
     if is_tensor(given):
         raise EqsatError("stabilize_report measures the error of scalar expressions; for "
