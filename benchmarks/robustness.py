@@ -1,6 +1,8 @@
 """Resource bombs under limits: for each, the time taken against the time limit, why the run
 stopped, the e-nodes at most against the node limit, and the peak memory of a fresh worker;
-then large inputs through every entry point, the whole call timed against its limit.
+then large inputs through every entry point, the whole call timed against its limit (which
+leaves out the one-time setup of the process, compiling a verb's rules on its first use: it
+is shown; a command's setup happens in its own process and is inside its time).
 
     python benchmarks/robustness.py [--limits 1 2 5] [--skip-bombs]
 
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import eqsat
+from eqsat.limits.budget import setup_seconds
 
 BOMBS = [
     ("10^10^10", "10^10^10"),
@@ -37,8 +40,12 @@ BOMBS = [
 
 
 def _warm_up() -> None:
-    """Build the engine and its simplify e-graph: their cost is once per process."""
+    """Build the engine and its simplify e-graph, and import the verbs' modules (eqsat loads
+    a verb's module when it is first named): their cost is once per process."""
     eqsat.simplify("exp(x)*exp(y) + 0")  # (sin(x) + 0 no longer reaches an e-graph)
+    for verb in ("diff", "solve", "stabilize", "stabilize_report", "compile", "explain",
+                 "error_bits"):
+        getattr(eqsat, verb)
 
 
 def _chain(levels: int) -> eqsat.Expr:
@@ -147,13 +154,14 @@ def _entry(index: int, queue: Any) -> None:
     _warm_up()
     _label, seconds, build, call = ENTRY_POINTS[index]
     given = build()
+    setup_before = setup_seconds()
     start = time.perf_counter()
     try:
         call(given, eqsat.Limits(seconds=seconds))
         outcome = "answer"
     except eqsat.EqsatError as error:
         outcome = type(error).__name__
-    queue.put((time.perf_counter() - start, outcome,
+    queue.put((time.perf_counter() - start, setup_seconds() - setup_before, outcome,
                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 
 
@@ -168,13 +176,14 @@ def _in_worker(target: Callable[..., None], *args: object) -> Any:
 
 
 def _entry_points() -> None:
-    print(f"\n{'entry point':40} {'limit s':>7} {'took s':>7} {'ratio':>6} {'outcome':>13} "
-          f"{'MiB peak':>9}")
+    print(f"\n{'entry point':40} {'limit s':>7} {'took s':>7} {'setup s':>7} {'ratio':>6} "
+          f"{'outcome':>13} {'MiB peak':>9}")
     worst = 0.0
     for index, (label, seconds, _, _) in enumerate(ENTRY_POINTS):
-        elapsed, outcome, peak = _in_worker(_entry, index)
-        worst = max(worst, elapsed / seconds)
-        print(f"{label:40} {seconds:7.1f} {elapsed:7.2f} {elapsed / seconds:6.2f} "
+        elapsed, setup, outcome, peak = _in_worker(_entry, index)
+        ratio = (elapsed - setup) / seconds  # the limit leaves the one-time setup out
+        worst = max(worst, ratio)
+        print(f"{label:40} {seconds:7.1f} {elapsed:7.2f} {setup:7.2f} {ratio:6.2f} "
               f"{outcome:>13} {peak:9.0f}")
     print(f"\nlargest time / limit: {worst:.2f}")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .ops import OPS
@@ -60,14 +60,21 @@ def _ball(expr: Expr, point: Mapping[str, float], arb: Any) -> Any:
     (NaN where these balls cannot tell). A where is undefined only where the branch it takes
     is (an undefined branch not taken leaves it defined)."""
     done: dict[Expr, Any] = {}
-    nodes = postorder(expr)
-    lazy = any(node.op == "where" for node in nodes)
+    nodes, lazy = _walk(expr)
     for node in nodes:
         result = _node_ball(node, done, point, arb)
         if result is None and not lazy:
             return None
         done[node] = result
     return done[expr]
+
+
+@lru_cache(maxsize=8)
+def _walk(expr: Expr) -> tuple[tuple[Expr, ...], bool]:
+    """The term's nodes, operands first, and whether a where is among them: walked once for
+    the many points and precisions a true value is asked at."""
+    nodes = tuple(postorder(expr))
+    return nodes, any(node.op == "where" for node in nodes)
 
 
 def _node_ball(node: Expr, done: Mapping[Expr, Any], point: Mapping[str, float],
