@@ -158,7 +158,7 @@ def test_a_long_read_stops_at_its_deadline() -> None:
     power = "x^" * 33_000 + "x"
     for text in (chain, power, "+".join(["x"] * 30_000)):
         with reading_by(time.perf_counter(), 2.0), \
-                pytest.raises(eqsat.LimitError, match="time limit of 2 s .* reading the input"):
+                pytest.raises(eqsat.LimitError, match=r"time limit of 2 s .* reading the input"):
             parse(text)
     with reading_by(time.perf_counter(), 2.0):  # a short input is no work to stop
         assert str(parse("x + 1")) == "x + 1"
