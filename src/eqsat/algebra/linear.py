@@ -46,7 +46,7 @@ def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Red
     """Bareiss-style fraction-free Gauss-Jordan: every division is exact, and after the last
     step every pivot equals the last one (for a square system, the determinant). Systems
     with numbers only are eliminated over the rationals instead, with pivots 1. on_time is
-    called before each column (it raises when the time limit has passed)."""
+    called before each column and each entry's step (it raises when the time limit has passed)."""
     numbers = [[entry.constant_value() for entry in row] for row in rows]
     if all(value is not None for row in numbers for value in row):
         return _eliminate_numbers(numbers, columns, on_time)  # type: ignore[arg-type]
@@ -69,8 +69,11 @@ def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Red
             if r == top:
                 continue
             factor = row[column]
-            rows[r] = [(pivot * entry - factor * pivot_entry).exact_quotient(previous)
-                       for entry, pivot_entry in zip(row, pivot_row, strict=True)]
+            stepped = []
+            for entry, pivot_entry in zip(row, pivot_row, strict=True):
+                on_time()  # (an entry of a symbolic system's last columns can take 0.1 s)
+                stepped.append((pivot * entry - factor * pivot_entry).exact_quotient(previous))
+            rows[r] = stepped
         pivots.append((top, column))
         previous = pivot
         top += 1

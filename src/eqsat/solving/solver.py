@@ -277,8 +277,10 @@ def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> 
             numerator = numerator - row[f] * Poly.variable(f)
         numerators[c] = numerator
     _verify_linear(rows, numerators, determinant, columns)
-    values = {u.name: quotient(ring, numerators[j], determinant)
-              for j, u in enumerate(problem.unknowns)}
+    values = {}
+    for j, u in enumerate(problem.unknowns):
+        problem.check_time()  # (a symbolic 5x5 system's quotients take 0.1 s each)
+        values[u.name] = quotient(ring, numerators[j], determinant)
     kind = SolutionKind.INFINITE if free else SolutionKind.UNIQUE
     solution = Solution(kind, problem.names, (values,), tuple(f.name for f in free),
                         method="linear")
@@ -345,9 +347,11 @@ def _split(problem: Problem, depth: int, ring: Ring, vanishing: Poly,
         if not numbers or depth >= MAX_CASE_DEPTH:
             raise SolveError(f"cannot decide whether {constant} is zero")
         return solve_problem(problem.substituted(numbers), depth + 1)
+    problem.check_time()
     factors = polynomial_factors(ring.to_expr(vanishing)) or [(ring.to_expr(vanishing), 1)]
     conditions, cases = [], []
     for factor, _ in factors:  # the product vanishes where one of its factors does
+        problem.check_time()
         zeros = _zeros_of(problem, ring, factor, depth)
         if zeros is None:
             conditions.append(make("ne", factor, number(0)))
