@@ -37,6 +37,7 @@ MAX_REPLANS = 300  # plans tried in one class before giving up
 MAX_DEPTH = 60  # nested rewrites (subterms brought into shape for a rule) at most
 UNREACHABLE = 50  # the planned cost of an argument form no chain of edges reaches
 MAX_PLAN_WORK = 40_000  # rewrites weighed and e-nodes searched while planning a derivation
+NODES_PER_CLOCK_READ = 16  # e-nodes of a class matched against every rule between clock readings
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,10 @@ class Deriver:
         if eclass in self._edges:
             return self._edges[eclass]
         found: list[_Edge] = []
-        for node in self.snapshot.classes[eclass]:
+        for count, node in enumerate(self.snapshot.classes[eclass]):
+            if count % NODES_PER_CLOCK_READ == NODES_PER_CLOCK_READ - 1 and \
+                    time.perf_counter() > self.deadline:  # (a class of many e-nodes)
+                raise OutOfBudget("out of time while planning")
             for rule in self.rules:
                 for binding in self._match_node(rule.lhs, node, {}):
                     target = ANY if rule.rhs.is_symbol else self._instance_key(rule.rhs, binding)
@@ -242,6 +246,7 @@ class Deriver:
         nodes = self.snapshot.classes[eclass]
         distance = {goal: 0}
         frontier = [goal]
+        self._plan_tick(len(into) + 1)  # the search's work, in e-nodes visited, level by level
         while frontier:
             reached = []
             for node in frontier:
@@ -251,8 +256,8 @@ class Deriver:
                         distance[source] = distance[node] + 1
                         reached.append(source)
             frontier = reached
+            self._plan_tick(len(reached))
         self._distance_cache[(eclass, goal)] = distance
-        self._plan_tick(len(into) + len(distance))  # the search's work, in e-nodes visited
         return distance
 
     def _shape(self, edge: _Edge) -> tuple[tuple[Node | None, ...], tuple[Placed, ...]]:

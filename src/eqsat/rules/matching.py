@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ from .modulo import (
 )
 
 Binding = dict[Expr, Expr]
+NODES_PER_CLOCK_READ = 256  # subterms looked at between readings of the clock in untouched
 MAX_SETTLED_NODES = 500  # a larger term goes to the e-graph without the check of `blockers`
 
 
@@ -182,13 +185,18 @@ def blockers(term: Expr, sides: ViewSides, cost: Callable[[Expr], float]) -> lis
     return blocking
 
 
-def untouched(term: Expr, sides: Mapping[str, Sequence[Expr]]) -> bool:
+def untouched(term: Expr, sides: Mapping[str, Sequence[Expr]],
+              deadline: float = math.inf) -> bool:
     """Whether no rule can fire anywhere in the term, so that saturating an e-graph of it
     gives it back unchanged: no left side matches a subterm (whatever the rule's guards)
     and no op has only numbers for arguments (constant folding would act there). Top down,
-    so that a sum or a product (which the commutativity rules match) ends it at once."""
-    stack, seen = [term], {term}
+    so that a sum or a product (which the commutativity rules match) ends it at once.
+    False once time.perf_counter() passes the deadline (not known to be untouched)."""
+    stack, seen, looked_at = [term], {term}, 0
     while stack:
+        looked_at += 1
+        if looked_at % NODES_PER_CLOCK_READ == 0 and time.perf_counter() > deadline:
+            return False
         node = stack.pop()
         if node.args and all(a.is_number for a in node.args):
             return False

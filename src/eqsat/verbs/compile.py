@@ -32,6 +32,9 @@ from .simplify import simplify_report
 from .stabilize import stabilize
 
 OPTIMIZE = ("simplify", "stabilize", None)
+# printing a program and compiling its source, per node it computes: the part of the time
+# limit the accuracy guard leaves for printing the largest program it may keep (the input)
+PRINT_SECONDS_PER_NODE = 5e-5
 
 
 def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | None = None,
@@ -96,10 +99,13 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         # overflow where the input does not: each choice measured, the accurate one last
         choices = [list(dict.fromkeys([horner(e, cost), e])) for e in simplified]
         measured = dtype or "float64"
+        printing = PRINT_SECONDS_PER_NODE * len({n for e in parsed for n in postorder(e)})
+        guard = Backstop(budget.deadline - printing)
         program = no_less_accurate(
             choices, parsed, names, measured, domain,
-            lambda e: stabilize(e, domain, rules=rules, limits=budget.left(), dtype=measured),
-            Backstop(budget.deadline))
+            lambda e: stabilize(e, domain, rules=rules, dtype=measured,
+                                limits=replace(budget.limits, seconds=guard.seconds_left())),
+            guard)
     elif optimize == "stabilize":
         program = [stabilize(e, domain, rules=rules, limits=budget.left(),
                              dtype=dtype or "float64") for e in parsed]

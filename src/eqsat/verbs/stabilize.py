@@ -517,6 +517,8 @@ class _WrongPoints:
     def refuse(self, form: Expr) -> bool:
         if form == self.start:
             return False
+        if self.stop.passed():  # (never taken unchecked)
+            return True
         if any(_wrong_somewhere(form, self.start, points) for points in self.samples):
             return True
         dtype = self.samples[0].dtype
