@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import tempfile
 import threading
 from pathlib import Path
 
@@ -14,6 +15,11 @@ from hypothesis import settings
 
 from eqsat import Expr
 from eqsat.term.reference import reference
+
+# what eqsat stores between processes (limits/stored.py) goes to a folder of the test run's
+# own, for the processes the tests start too, and is gone with it
+_STORED = tempfile.TemporaryDirectory(prefix="eqsat-stored-")
+os.environ["EQSAT_CACHE_DIR"] = _STORED.name
 
 # the same examples on every run: a property test that passes once passes in CI
 settings.register_profile("eqsat", derandomize=True, deadline=None)

@@ -24,6 +24,7 @@ from lark.exceptions import (
 
 from ..errors import EqsatError, LimitError, ParseError, ShapeError, ShapeParseError
 from ..limits.gc_pause import collector_paused
+from ..limits.stored import stored_path
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
 from .ops import INFIX, OPS, REDUCING, OpKind, lookup
 from .shape import AXIS_OPS, shape_of
@@ -103,10 +104,12 @@ def grammar(positions: bool = False) -> Lark:
     positions, every node of the tree knows where it was written (a parse takes twice as
     long: it is the parse that finds where a node the builder refused is)."""
     text = resources.files("eqsat.term").joinpath("grammar.lark").read_text(encoding="utf-8")
+    # Lark keeps its LALR tables there, checked against the grammar and options it is given
+    tables = stored_path(f"grammar-{'positions' if positions else 'plain'}.lark-tables")
     return Lark(text, parser="lalr", propagate_positions=positions,
                 start=["expression", "rule_line", "check_line", "section_line"],
                 lexer_callbacks=dict.fromkeys(_TOKEN_NAMES.keys() - {"$END"}, _token_read),
-                tree_class=_TimedTree)
+                tree_class=_TimedTree, cache=False if tables is None else str(tables))
 
 
 class _Located(EqsatError):

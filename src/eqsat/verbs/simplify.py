@@ -26,6 +26,7 @@ from ..extract.tree import class_shapes
 from ..limits.budget import Budget, Limits, setup, setup_seconds
 from ..limits.report import RunReport, StopReason
 from ..limits.rounds import Round, in_rounds
+from ..limits.stored import stored
 from ..rules import shipped_rules
 from ..rules.direct import DirectRules, guard_verdicts, rewrites
 from ..rules.links import Links
@@ -33,6 +34,7 @@ from ..rules.matching import ViewSides, blockers, left_sides, untouched, view_si
 from ..rules.model import Rule
 from ..rules.modulo import views
 from ..rules.reverse import DIFF_RULESET
+from ..rules.shipped import shipped_sources
 from ..term import arguments
 from ..term.expr import Expr, call, chained, check_same_symbol, symbol
 from ..term.independent import independent_parts
@@ -118,13 +120,15 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     expanded, total = expand_derivatives(start, rules)
     expanded = decided_comparisons(expanded)  # (pi > 3 is 1: no analysis proves it)
     work = len(postorder(expanded)) * SECONDS_PER_NORMALISED_NODE
-    if work > budget.seconds_left():  # its normal forms alone would pass
-        total.stop_reason = StopReason.TIME  # the limit: not begun
+    settled = work <= budget.seconds_left() and bool(expanded.args) and \
+        (_call_at_symbol(expanded) in indexes.settled_calls or
+         query.settled(expanded, budget.deadline))  # nothing would change it
+    if not settled and time.perf_counter() + work > budget.deadline:
+        total.stop_reason = StopReason.TIME  # the limit: not begun (its normal forms would pass)
         before = measure(start)  # (a deep input's costs take a while: measured once)
         return Simplified(expanded, total, before,
                           before if expanded is start else measure(expanded))
-    if expanded.args and (_call_at_symbol(expanded) in indexes.settled_calls or
-                          query.settled(expanded)):  # nothing would change it
+    if settled:
         total.stop_reason = StopReason.SATURATED
         after = measure(expanded)
         return Simplified(expanded, total, after if expanded is start else measure(start), after)
@@ -226,11 +230,12 @@ class _Query:
         """Whether normal forms take part (they are [simplify]'s)."""
         return "simplify" in self.rulesets
 
-    def settled(self, term: Expr) -> bool:
+    def settled(self, term: Expr, deadline: float = math.inf) -> bool:
         """Whether no rule can fire anywhere in the term: an e-graph would give it back as
         it is (and it has no rational part the normal forms could reduce: a sum, product,
-        difference, quotient or negation is matched by the rules that canonicalise them)."""
-        return not is_tensor(term) and untouched(term, self.indexes.left)
+        difference, quotient or negation is matched by the rules that canonicalise them).
+        False where the deadline passes first."""
+        return not is_tensor(term) and untouched(term, self.indexes.left, deadline)
 
     def settled_modulo(self, term: Expr) -> bool:
         """Whether an e-graph could find nothing cheaper than a term whose rational parts
@@ -451,16 +456,22 @@ def _indexes(rules: list[str | Path], rulesets: Sequence[str]) -> _Indexes:
 
 @cache
 def _shipped_indexes(rulesets: tuple[str, ...]) -> _Indexes:
-    with setup():  # once per process (0.6 s for the library's)
-        made = _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
-        if "simplify" not in rulesets:
-            return made
-        query = _Query([], list(rulesets), "tree", CostModel(), False, made)
-        at = symbol("x")
-        settled = frozenset(
-            op.name for op in ROWS if op.arity == 1 and op.kind in SCALAR_KINDS and
-            (query.settled(call(op.name, at)) or query.settled_modulo(call(op.name, at))))
-        return replace(made, settled_calls=settled)
+    with setup():  # once per process, kept on disk for the next (0.1-0.2 s to make)
+        return stored(f"indexes-{'-'.join(rulesets)}", shipped_sources(),
+                      lambda: _made_indexes(rulesets), _Indexes)
+
+
+def _made_indexes(rulesets: tuple[str, ...]) -> _Indexes:
+    """The indexes of the shipped rules of these rulesets (and the settled calls)."""
+    made = _Indexes.of([r for r in shipped_rules().rules if r.ruleset in rulesets])
+    if "simplify" not in rulesets:
+        return made
+    query = _Query([], list(rulesets), "tree", CostModel(), False, made)
+    at = symbol("x")
+    settled = frozenset(
+        op.name for op in ROWS if op.arity == 1 and op.kind in SCALAR_KINDS and
+        (query.settled(call(op.name, at)) or query.settled_modulo(call(op.name, at))))
+    return replace(made, settled_calls=settled)
 
 
 def settled_at_a_symbol(term: Expr, rules: Sequence[str | Path] = ()) -> bool:
