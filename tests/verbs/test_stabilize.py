@@ -21,6 +21,15 @@ from eqsat.term.walks import postorder
 from eqsat.verbs import stabilize as stabilize_module
 from tests.conftest import assert_equivalent, corpus
 
+# forms within a fraction of a bit of the expected one, which the float library's own errors
+# rank first on some machines (NumPy's exp and expm1 are its AVX-512 builds on one CPU and
+# the C library's on another): -2/(exp(2*x) + 1) measures 0.30 bits and this form 0.19 with
+# the C library's exp; the regime's cut moves where the two branches' errors cross
+ALSO_STABLE = {
+    "tanh(x) - 1": ("-2*sigmoid(2*x)*exp(-2*x)",),
+    "exp(x) / (exp(x) - 1)": ("where(x < -0.44, exp(x)/(exp(x) - 1), -1/expm1(-x))",),
+}
+
 
 @pytest.mark.parametrize(("expr", "domain", "expected"), [
     ("log(1 + x)", {"x": (1e-12, 1e-3)}, "log1p(x)"),
@@ -84,7 +93,7 @@ from tests.conftest import assert_equivalent, corpus
 ])
 def test_stabilize_reaches_the_stable_form(expr: str, domain: object, expected: str) -> None:
     result = eqsat.stabilize_report(expr, domain)  # type: ignore[arg-type]
-    assert str(result.expr) == expected
+    assert str(result.expr) == expected or str(result.expr) in ALSO_STABLE.get(expr, ())
     assert result.bits_after < 1 < result.bits_before
     assert result.candidates >= 2
     assert_equivalent(parse(expr), result.expr, digits=400)
