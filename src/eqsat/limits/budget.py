@@ -55,7 +55,7 @@ class Limits:
     nodes: int = 1_000  # e-nodes per run, or nodes_per_input times the input's, if more
     nodes_per_input: int = 8
     seconds: float = 5.0
-    plain_nodes: int = 600  # below this many e-nodes an iteration applies every match
+    plain_nodes: int = 2_000  # below this many e-nodes an iteration applies every match
     match_limit: int = 500  # past it, a rule matching more in one iteration is held back
     ban_length: int = 2
     chunk: int = 2  # iterations per back-off command
