@@ -204,7 +204,7 @@ def _serve(engine: str, cases: Any, results: Any) -> None:
         results.put(_timed(adapter, item))
 
 
-class _Worker:
+class Worker:
     """One engine in a process of its own, taking cases one at a time."""
 
     def __init__(self, engine: str) -> None:
@@ -238,7 +238,7 @@ class _Worker:
 
 def side_by_side(cases: list[Case], timeout: float, engines: list[str]) -> None:
     """Run every case in every engine installed; print a row per case, then the medians."""
-    workers = [_Worker(name) for name in engines]
+    workers = [Worker(name) for name in engines]
     for worker in workers:
         if not worker.available:
             print(f"# {worker.engine}: not installed (pip install -e '.[bench]')")
