@@ -284,3 +284,11 @@ def test_a_branch_not_taken_warns_of_nothing(text: str, shapes: object) -> None:
         warnings.simplefilter("error")
         found = kernel(np.array([-2.0, 0.0, np.e]))
     assert np.allclose(found, [0.0, 0.0, 1.0] if shapes is None else 1.0)
+
+
+def test_a_number_multiplies_a_product_last_where_first_it_would_overflow() -> None:
+    """x*y + ... + x*y (50 terms) is 50*x*y as simplify shows it; (50*x)*y overflows where x
+    is near the largest float and y small, while the sum does not: the kernel takes 50*(x*y)."""
+    kernel = eqsat.compile(" + ".join(["x*y"] * 50))
+    assert [str(output) for output in kernel.outputs] == ["50*(x*y)"]
+    assert float(kernel(1e307, 1e-300)) == pytest.approx(5e8)

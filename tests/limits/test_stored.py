@@ -110,3 +110,16 @@ def test_a_later_process_reads_the_shipped_rules_a_first_one_stored(tmp_path: Pa
     assert first.stdout == second.stdout == "y exp(x + y) + 1\n"
     assert sorted(written) == ["grammar", "indexes", "shipped"]
     assert after == written  # read, not made and written again
+
+
+def test_two_places_keep_a_file_each(folder: Path, tmp_path: Path) -> None:
+    made: list[int] = []
+    sources = []
+    for place in ("one", "two"):
+        (tmp_path / place).mkdir()
+        (tmp_path / place / "source.rules").write_text(place)
+        sources.append(Sources([tmp_path / place / "source.rules"]))
+    for _ in range(2):
+        for each in sources:
+            stored("thing", each, lambda: _counted(made), dict)
+    assert len(made) == 2 and len(list(folder.glob("thing-*.pickle"))) == 2

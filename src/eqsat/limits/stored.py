@@ -64,7 +64,9 @@ def stored[T](name: str, sources: Sources, make: Callable[[], T], kind: type[T])
     folder = cache_folder()
     if folder is None:
         return make()
-    path = folder / f"{name}-{_key(sources)}.pickle"
+    # one file per name and place of its sources (two checkouts keep one each), per version
+    place = hashlib.sha256(" ".join(sorted({str(f.parent) for f in sources.files})).encode())
+    path = folder / f"{name}-{place.hexdigest()[:8]}-{_key(sources)}.pickle"
     try:
         with path.open("rb") as file:
             found = pickle.load(file)
@@ -98,7 +100,8 @@ def _store(path: Path, value: object, name: str) -> None:
             pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(written, path)
         written = None
-        for older in path.parent.glob(f"{name}-*.pickle"):
+        place = path.name.split("-")[-2]
+        for older in path.parent.glob(f"{name}-{place}-*.pickle"):
             if older != path:
                 older.unlink(missing_ok=True)
     except OSError:  # a read-only or full disk: the next process parses them again

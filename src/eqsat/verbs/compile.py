@@ -21,12 +21,12 @@ from ..extract.tree import class_shapes
 from ..limits.budget import Backstop, Budget, Limits
 from ..limits.report import StopReason
 from ..term import arguments
-from ..term.expr import Expr
+from ..term.expr import Expr, make
 from ..term.inputs import ExprInput, Shapes, Variable, to_expr
 from ..term.ops import OPS
 from ..term.parse import reading_by
 from ..term.shape import is_tensor
-from ..term.walks import postorder
+from ..term.walks import postorder, rebuild
 from .derivatives import expand_derivatives
 from .simplify import simplify_report
 from .stabilize import stabilize
@@ -97,7 +97,8 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         cost = CostModel(spec.costs).dag_cost
         # polynomial parts by Horner's scheme where cheaper; and a cheaper form may cancel or
         # overflow where the input does not: each choice measured, the accurate one last
-        choices = [list(dict.fromkeys([horner(e, cost), e])) for e in simplified]
+        choices = [list(dict.fromkeys([horner(e, cost), e, _numbers_last(e)]))
+                   for e in simplified]
         measured = dtype or "float64"
         printing = PRINT_SECONDS_PER_NODE * len({n for e in parsed for n in postorder(e)})
         guard = Backstop(budget.deadline - printing)
@@ -113,6 +114,20 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
         program = parsed
     source, module = spec.print(program, names, name, dtype)
     return Kernel(source, name, names, program, spec.name, module)
+
+
+def _numbers_last(expr: Expr) -> Expr:
+    """Each product led by a number with the number applied last, k*(a*b) for (k*a)*b: where
+    a is huge and b tiny, k*a can overflow where a*b does not (display order groups products
+    from the left)."""
+    def regrouped(node: Expr, args: list[Expr]) -> Expr:
+        led = args[0] if node.op == "mul" else None
+        if led is not None and led.op == "mul" and led.args[0].is_number and \
+                not is_tensor(node):
+            return make("mul", led.args[0], make("mul", led.args[1], args[1]))
+        return make(node.op, *args) if node.args else node
+
+    return rebuild(expr, regrouped)
 
 
 def _simplified(exprs: list[Expr], rules: Iterable[str | Path], budget: Budget,
