@@ -34,7 +34,7 @@ from .stabilize import stabilize
 OPTIMIZE = ("simplify", "stabilize", None)
 # printing a program and compiling its source, per node it computes: the part of the time
 # limit the accuracy guard leaves for printing the largest program it may keep (the input)
-PRINT_SECONDS_PER_NODE = 5e-5
+PRINT_SECONDS_PER_NODE = 1e-4
 
 
 def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | None = None,
