@@ -2,7 +2,7 @@
 stopped, the e-nodes at most against the node limit, and the peak memory of a fresh worker;
 then large inputs through every entry point, the whole call timed against its limit (which
 leaves out the one-time setup of the process, compiling a verb's rules on its first use: it
-is shown; a command's setup happens in its own process and is inside its time).
+is shown; a command's process reports its own setup with --report).
 
     python benchmarks/robustness.py [--limits 1 2 5] [--skip-bombs]
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import re
 import resource
 import subprocess
 import sys
@@ -67,16 +68,21 @@ def _exponentials(count: int) -> str:
     return " + ".join(f"(exp({i}*x) - 1)" for i in range(1, count + 1))
 
 
+_COMMAND_SETUP = [0.0]  # the setup the last command's process reported (its --report line)
+
+
 def _command(text: str, limits: eqsat.Limits, verb: str = "simplify") -> None:
-    """The whole `eqsat VERB --timeout` process, start to end, the text in a file (stabilize
-    takes it on the command line)."""
+    """The whole `eqsat VERB --timeout --report` process, start to end, the text in a file
+    (stabilize takes it on the command line)."""
     with tempfile.TemporaryDirectory() as folder:
         given = Path(folder) / "input.txt"
         given.write_text(text)
         argument = f"@{given}" if verb == "simplify" else text
         done = subprocess.run([sys.executable, "-m", "eqsat.cli", verb, argument,
-                               "--timeout", f"{limits.seconds:g}"], capture_output=True,
-                              text=True)
+                               "--timeout", f"{limits.seconds:g}", "--report"],
+                              capture_output=True, text=True)
+    reported = re.search(r"^setup: ([0-9.]+) s", done.stderr, re.MULTILINE)
+    _COMMAND_SETUP[0] = float(reported[1]) if reported else 0.0
     if done.returncode:
         raise eqsat.EqsatError(done.stderr.strip()[:200])
 
@@ -161,7 +167,8 @@ def _entry(index: int, queue: Any) -> None:
         outcome = "answer"
     except eqsat.EqsatError as error:
         outcome = type(error).__name__
-    queue.put((time.perf_counter() - start, setup_seconds() - setup_before, outcome,
+    setup = setup_seconds() - setup_before + _COMMAND_SETUP[0]
+    queue.put((time.perf_counter() - start, setup, outcome,
                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 
 

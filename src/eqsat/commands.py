@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .egraph.per_thread import engine
 from .errors import EqsatError
-from .limits.budget import Limits
+from .limits.budget import Limits, setup_seconds
 from .limits.report import RunReport, StopReason
 from .limits.watchdog import hard_stop
 from .rules import load_rules
@@ -90,6 +90,17 @@ def _limits(args: argparse.Namespace) -> Limits:
         nodes, per_input = args.node_limit, 1
     return Limits(iterations=defaults.iterations if args.iterations is None else args.iterations,
                   nodes=nodes, nodes_per_input=per_input, seconds=seconds)
+
+
+def _print_report(report: RunReport) -> None:
+    """--report: the run report and the setup line, on stderr."""
+    print(report, file=sys.stderr)
+    _print_setup()
+
+
+def _print_setup() -> None:
+    print(f"setup: {setup_seconds():.2f} s (compiling the rules this process used, once; "
+          "outside the time limit)", file=sys.stderr)
 
 
 def _shown(expr: Expr, args: argparse.Namespace) -> str:
@@ -210,7 +221,7 @@ def _simplify_one(text: str, args: argparse.Namespace) -> None:
     print(_shown(result.expr, args))
     _say_what_stopped(result.report, args)
     if args.report:
-        print(result.report, file=sys.stderr)
+        _print_report(result.report)
         print(f"cost {result.cost_before:g} -> {result.cost_after:g}", file=sys.stderr)
     if args.explain:
         from .explain.steps import explain
@@ -247,7 +258,7 @@ def _diff_one(text: str, args: argparse.Namespace) -> None:
     print(_shown(result.expr, args))
     _say_what_stopped(result.report, args)
     if args.report:
-        print(result.report, file=sys.stderr)
+        _print_report(result.report)
 
 
 def run_grad(args: argparse.Namespace) -> int:
@@ -271,6 +282,7 @@ def run_solve(args: argparse.Namespace) -> int:
     print(solution.format(pretty_print=args.pretty))
     if args.report:
         print(f"solved by: {solution.method}", file=sys.stderr)
+        _print_setup()
     return 0
 
 
@@ -313,7 +325,7 @@ def run_stabilize(args: argparse.Namespace) -> int:
               "faster or less busy machine it may find a more accurate form); raise it with "
               "--timeout", file=sys.stderr)
     if args.report:
-        print(result.report, file=sys.stderr)
+        _print_report(result.report)
     if args.plot:
         print(f"plot: {plot_error(result, args.plot)}", file=sys.stderr)
     return 0
