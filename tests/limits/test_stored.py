@@ -123,3 +123,15 @@ def test_two_places_keep_a_file_each(folder: Path, tmp_path: Path) -> None:
         for each in sources:
             stored("thing", each, lambda: _counted(made), dict)
     assert len(made) == 2 and len(list(folder.glob("thing-*.pickle"))) == 2
+
+
+def test_no_home_folder_stores_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv(CACHE_VARIABLE, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
+    made: list[int] = []
+    assert stored("thing", Sources([]), lambda: _counted(made), dict) == {"value": 1}
+    assert stored_path("tables") is None

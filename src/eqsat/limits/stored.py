@@ -23,7 +23,10 @@ def cache_folder() -> Path | None:
     given = os.environ.get(CACHE_VARIABLE)
     if given is not None:
         return Path(given) if given else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    except RuntimeError:  # no home folder to be found: nothing is stored
+        return None
     return Path(base) / "eqsat"
 
 
