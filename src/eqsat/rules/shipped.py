@@ -24,10 +24,11 @@ def shipped_rules() -> RuleFile:
     return RuleFile(list(parsed.rules), list(parsed.checks))
 
 
+@cache
 def shipped_sources() -> Sources:
     """What the shipped rules are made from (and what is made from them, stored on disk, is
     made again when it changes): the library files, eqsat's own source and the op table as
-    this process holds it (its functions by name)."""
+    this process holds it (its functions by name). Once per process, as the rules are read."""
     rows = "\n".join(repr(row) for row in ROWS)
     return Sources([*library_paths(), *package_sources()], re.sub(r" at 0x[0-9a-f]+", "", rows))
 
