@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from .poly import Monomial, Poly
+from ..errors import EqsatError
+from .poly import FlintForm, Monomial, Poly
 
 Row = list[Poly]  # coefficients of the unknowns, then the right-hand side
 
@@ -37,50 +39,56 @@ def clear_denominators(row: Row) -> Row:
     return [entry.times_monomial(shift) for entry in row] if shift else row
 
 
-def _pivot_key(entry: Poly) -> tuple[int, int]:
+def _pivot_key(entry: Any) -> tuple[int, int]:
     """Prefer constant pivots (no condition), then the smallest polynomial."""
-    return (0 if entry.constant_value() is not None else 1, len(entry.terms))
+    return (0 if entry.is_constant() else 1, len(entry))
 
 
 def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Reduced:
     """Bareiss-style fraction-free Gauss-Jordan: every division is exact, and after the last
     step every pivot equals the last one (for a square system, the determinant). Systems
-    with numbers only are eliminated over the rationals instead, with pivots 1. on_time is
-    called before each column and each entry's step (it raises when the time limit has passed)."""
+    with numbers only are eliminated over the rationals instead, with pivots 1. The rows'
+    exponents are nonnegative (clear_denominators); the steps run in python-flint. on_time
+    is called before each column and each row's step (it raises when the time limit has
+    passed)."""
     numbers = [[entry.constant_value() for entry in row] for row in rows]
     if all(value is not None for row in numbers for value in row):
         return _eliminate_numbers(numbers, columns, on_time)  # type: ignore[arg-type]
-    rows = [list(r) for r in rows]
-    previous = Poly.constant(1)
+    form = FlintForm([entry for row in rows for entry in row])
+    matrix = [[form.to_flint(entry) for entry in row] for row in rows]
+    previous = form.context.from_dict({(0,) * form.context.nvars(): 1})
     pivots: list[tuple[int, int]] = []
     free_columns: list[int] = []
     top = 0
     for column in range(columns):
         on_time()
-        candidates = [r for r in range(top, len(rows)) if not rows[r][column].is_zero()]
+        candidates = [r for r in range(top, len(matrix)) if not matrix[r][column].is_zero()]
         if not candidates:
             free_columns.append(column)
             continue
-        chosen = min(candidates, key=lambda r: _pivot_key(rows[r][column]))
-        rows[top], rows[chosen] = rows[chosen], rows[top]
-        pivot_row = rows[top]
+        chosen = min(candidates, key=lambda r: _pivot_key(matrix[r][column]))
+        matrix[top], matrix[chosen] = matrix[chosen], matrix[top]
+        pivot_row = matrix[top]
         pivot = pivot_row[column]
-        for r, row in enumerate(rows):
+        for r, row in enumerate(matrix):
             if r == top:
                 continue
+            on_time()
             factor = row[column]
-            stepped = []
-            for entry, pivot_entry in zip(row, pivot_row, strict=True):
-                on_time()  # (an entry of a symbolic system's last columns can take 0.1 s)
-                stepped.append((pivot * entry - factor * pivot_entry).exact_quotient(previous))
-            rows[r] = stepped
+            try:
+                matrix[r] = [(pivot * entry - factor * pivot_entry) / previous
+                             for entry, pivot_entry in zip(row, pivot_row, strict=True)]
+            except (ZeroDivisionError, ValueError, ArithmeticError):
+                raise EqsatError("internal error: a fraction-free elimination step did not "
+                                 "divide exactly") from None
         pivots.append((top, column))
         previous = pivot
         top += 1
     # each later step multiplied an earlier pivot row by its pivot over the one before, so
     # every pivot entry now equals the last pivot
-    leftover = [rows[r][columns] for r in range(top, len(rows))]
-    return Reduced(rows[:top], pivots, previous, free_columns, leftover)
+    reduced = [[form.to_poly(entry) for entry in row] for row in matrix]
+    leftover = [reduced[r][columns] for r in range(top, len(reduced))]
+    return Reduced(reduced[:top], pivots, form.to_poly(previous), free_columns, leftover)
 
 
 def _eliminate_numbers(rows: list[list[Fraction]], columns: int,

@@ -116,30 +116,21 @@ class Poly:
         parameter may appear as d^-1), the shift given back to the quotient."""
         if divisor.is_zero():
             raise EqsatError("division of a polynomial by zero")
-        variables = sorted(self.variables() | divisor.variables())
-        if not variables:
-            return Poly.constant(self.terms.get((), Fraction(0)) / divisor.terms[()])
         low, low_divisor = self.lowest_exponents(), divisor.lowest_exponents()
-        context = fmpq_mpoly_ctx.get(tuple(f"v{k}" for k in range(len(variables))), "lex")
-
-        def to_flint(poly: Poly, shift: dict[int, int]) -> Any:
-            return context.from_dict({
-                tuple(dict(m).get(v, 0) - min(shift.get(v, 0), 0) for v in variables):
-                flint_number(Fraction(c)) for m, c in poly.terms.items()})
-
+        if not (self.variables() | divisor.variables()):
+            return Poly.constant(self.terms.get((), Fraction(0)) / divisor.terms[()])
+        raised, raised_divisor = (p.times_monomial(_raising(lows))
+                                  for p, lows in ((self, low), (divisor, low_divisor)))
+        form = FlintForm([raised, raised_divisor])
         try:
-            quotient = to_flint(self, low) / to_flint(divisor, low_divisor)
+            quotient = form.to_flint(raised) / form.to_flint(raised_divisor)
         except (ZeroDivisionError, ValueError, ArithmeticError):
             raise EqsatError("internal error: a fraction-free elimination step did not "
                              "divide exactly") from None
-        shift = {v: min(low.get(v, 0), 0) - min(low_divisor.get(v, 0), 0) for v in variables}
-        terms: dict[Monomial, Fraction] = {}
-        for exponents, c in quotient.to_dict().items():
-            monomial = tuple((v, int(e) + shift[v]) for v, e in zip(variables, exponents,
-                                                                     strict=True)
-                             if int(e) + shift[v] != 0)
-            terms[monomial] = Fraction(int(c.p), int(c.q))
-        return Poly(terms)
+        lowered = {v: min(low.get(v, 0), 0) - min(low_divisor.get(v, 0), 0)
+                   for v in form.variables}
+        return form.to_poly(quotient).times_monomial(
+            tuple(sorted((v, e) for v, e in lowered.items() if e)))
 
     def square_root(self) -> Poly | None:
         """The polynomial whose square this is, leading coefficient positive (python-flint),
@@ -172,6 +163,41 @@ class Poly:
             rest = Poly({tuple(p for p in m if p[0] != index): c})
             result = result + rest * value**exponent
         return result
+
+
+def _raising(lowest: dict[int, int]) -> Monomial:
+    """The monomial that lifts every negative lowest exponent to 0."""
+    return tuple(sorted((v, -e) for v, e in lowest.items() if e < 0))
+
+
+class FlintForm:
+    """Polynomials with nonnegative exponents as python-flint's, over one context of all
+    their variables, and back: arithmetic in C where a Poly's dictionaries would take
+    seconds (the entries of a symbolic system's elimination)."""
+
+    def __init__(self, polys: Iterable[Poly]) -> None:
+        self.variables = sorted(set().union(*(p.variables() for p in polys)))
+        self._place = {v: k for k, v in enumerate(self.variables)}
+        names = tuple(f"v{k}" for k in range(len(self.variables))) or ("v0",)
+        self.context = fmpq_mpoly_ctx.get(names, "lex")
+
+    def to_flint(self, poly: Poly) -> Any:
+        width = max(len(self.variables), 1)
+        terms = {}
+        for monomial, c in poly.terms.items():
+            exponents = [0] * width
+            for v, e in monomial:
+                if e < 0:
+                    raise EqsatError("internal error: a negative exponent given to python-flint")
+                exponents[self._place[v]] = e
+            terms[tuple(exponents)] = flint_number(c)
+        return self.context.from_dict(terms)
+
+    def to_poly(self, value: Any) -> Poly:
+        return Poly({tuple((v, int(e)) for v, e in zip(self.variables, exponents,
+                                                       strict=False) if int(e)):
+                     Fraction(int(c.p), int(c.q))
+                     for exponents, c in zip(value.monoms(), value.coeffs(), strict=True)})
 
 
 def _times(m1: Monomial, m2: Monomial) -> Monomial:

@@ -69,9 +69,10 @@ class Problem:
         value = decided_comparisons(value)
         if value.is_number:
             return value
+        limits = self.remaining()  # (before the value is encoded: that is work too)
         with self.engine.session(rulesets=["simplify"]) as session:
             handle = session.add(value)
-            session.run(["simplify"], self.remaining())
+            session.run(["simplify"], limits)
             simplest, _ = session.extract(handle)
         return display_order(simplest)
 
