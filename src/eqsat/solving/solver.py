@@ -17,7 +17,7 @@ from ..algebra.normal import (
     normalise,
     polynomial_factors,
 )
-from ..algebra.poly import NotPolynomial, Poly, Ring
+from ..algebra.poly import FlintForm, NotPolynomial, Poly, Ring
 from ..errors import EqsatError, SolveError
 from ..extract import CostModel, display_order
 from ..limits.budget import Budget, Limits
@@ -291,11 +291,16 @@ def _linear(problem: Problem, ring: Ring, residuals: list[Poly], depth: int) -> 
 
 def _verify_linear(rows: list[list[Poly]], numerators: dict[int, Poly], determinant: Poly,
                    columns: int) -> None:
-    """Substitution, exactly: every equation times the determinant holds identically."""
+    """Substitution, exactly: every equation times the determinant holds identically (in
+    python-flint: a symbolic 5x5 system's products take seconds as Polys)."""
+    form = FlintForm([determinant, *numerators.values(), *(e for row in rows for e in row)])
+    scale = form.to_flint(determinant)
+    values = [form.to_flint(numerators[j]) for j in range(columns)]
     for number_, row in enumerate(rows, 1):
-        total = -(row[columns] * determinant)
+        entries = [form.to_flint(entry) for entry in row]
+        total = -(entries[columns] * scale)
         for j in range(columns):
-            total = total + row[j] * numerators[j]
+            total += entries[j] * values[j]
         if not total.is_zero():
             raise EqsatError(f"internal error: the elimination result fails equation "
                              f"{number_} on substitution")
