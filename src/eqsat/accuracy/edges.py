@@ -8,6 +8,7 @@ is within a factor e of the largest float; 4*y^2 is 0 where (4*y)*y is the least
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -36,17 +37,19 @@ REFINE = 256  # floats an edge is narrowed among at each step (evenly spaced by 
 
 
 def edge_points(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]], dtype: str,
-                seed: int, count: int) -> dict[str, np.ndarray]:
+                seed: int, count: int, passed: Callable[[], bool] = lambda: False
+                ) -> dict[str, np.ndarray]:
     """Up to count points, the swept variable drawn uniformly within WINDOW of each value
     where a subterm of the form passes the largest float or the smallest normal one, or
     underflows to 0, and the input (start) is finite (found between two points of a grid
     over its range, its ends included, and narrowed over the floats between them), the
     others at the base point it was swept from (none for a lone variable; else BASES points,
     each variable's magnitude moderate, tiny, huge (sampling.extreme_bands) or NEAR_ONE);
-    none where no subterm does."""
+    none where no subterm does, or where `passed` (a time limit's backstop, asked before each
+    variable's sweep and each edge's narrowing) is true before they are found."""
     names = sorted(ranges)
     bases = _bases(ranges, dtype, seed) if len(names) > 1 else {}
-    found = _edges(start, form, ranges, bases, dtype, seed)
+    found = _edges(start, form, ranges, bases, dtype, seed, passed)
     if not found:
         return {}
     rng = np.random.default_rng(random.Random(seed).getrandbits(64))
@@ -80,7 +83,7 @@ class _Crossing(NamedTuple):
 
 
 def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
-           bases: dict[str, np.ndarray], dtype: str, seed: int
+           bases: dict[str, np.ndarray], dtype: str, seed: int, passed: Callable[[], bool]
            ) -> list[tuple[int, str, float]]:
     """(base, swept variable, value) of up to MOST_EDGES edges where the input is finite on
     either side, one a grid cell: first the suspect ones, then for each subterm, limit and
@@ -90,6 +93,8 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
     count = len(next(iter(bases.values()))) if bases else 1
     crossings: list[_Crossing] = []
     for name in sorted(ranges):
+        if passed():
+            return []
         grid = _grid(name, ranges[name], dtype, seed, SWEPT if bases else GRID)
         points = _swept(name, grid, bases, dtype)
         with np.errstate(all="ignore"):  # (every subterm's values in one walk: float_values)
@@ -127,10 +132,14 @@ def _edges(start: Expr, form: Expr, ranges: dict[str, tuple[float, float]],
         if cell not in cells and len(chosen) < MOST_EDGES:
             cells.add(cell)
             chosen.append(crossing)
-    return [(c.base, c.name, _narrowed(c.node, c.name, c.low, c.high, c.limit,
-                                       {o: float(v[c.base]) for o, v in bases.items()
-                                        if o != c.name}, dtype))
-            for c in chosen]
+    edges = []
+    for c in chosen:
+        if passed():
+            return []
+        edges.append((c.base, c.name, _narrowed(c.node, c.name, c.low, c.high, c.limit,
+                                                {o: float(v[c.base]) for o, v in bases.items()
+                                                 if o != c.name}, dtype)))
+    return edges
 
 
 def _swept(name: str, grid: np.ndarray, bases: dict[str, np.ndarray], dtype: str) -> Sample:

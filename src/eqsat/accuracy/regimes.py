@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -419,13 +419,15 @@ def _between(low: float, high: float, refined: bool = True, left_kept: bool = Fa
     return middle if math.isfinite(middle) else low / 2 + high / 2
 
 
-def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
+def refine(regimes: Regimes, original: Expr, points: Sample,
+           passed: Callable[[], bool] = lambda: False) -> Regimes:
     """Each threshold moved, by bisection over the floats between the sampled values on
     either side of it, to where the form on its right starts to be at least as accurate as
     the one on its left (as Herbie's regimes search the boundary). The other variables keep
     the values of those two sampled points; the forms are compared on their total error
     there. A split on a subexpression keeps its thresholds (as Herbie's does where it cannot
-    search: no one variable moves it)."""
+    search: no one variable moves it). Bisection stops where `passed` (a time limit's
+    backstop) is true: each step keeps a threshold between the two sampled values."""
     if not regimes.on.is_symbol or regimes.on.name not in points.values:
         return regimes
     name = regimes.on.name
@@ -440,7 +442,7 @@ def refine(regimes: Regimes, original: Expr, points: Sample) -> Regimes:
         low, high = float_ordinals(values[rows], points.dtype)
         left, right = regimes.forms[k], regimes.forms[k + 1]
         for _ in range(REFINE_STEPS):
-            if high - low <= 1:
+            if high - low <= 1 or passed():
                 break
             middle = (low + high) // 2
             if _left_wins(left, right, original, points, rows, name,

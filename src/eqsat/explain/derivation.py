@@ -37,7 +37,6 @@ MAX_REPLANS = 300  # plans tried in one class before giving up
 MAX_DEPTH = 60  # nested rewrites (subterms brought into shape for a rule) at most
 UNREACHABLE = 50  # the planned cost of an argument form no chain of edges reaches
 MAX_PLAN_WORK = 40_000  # rewrites weighed and e-nodes searched while planning a derivation
-NODES_PER_CLOCK_READ = 16  # e-nodes of a class matched against every rule between clock readings
 
 
 @dataclass(frozen=True)
@@ -75,6 +74,22 @@ _State = tuple[Node, "tuple[Node | None, ...] | None"]  # an e-node, and its arg
 Placed = tuple[Literal["node"], Node] | tuple[Literal["arg"], int] | tuple[Literal["self"]] | None
 
 
+@dataclass(frozen=True)
+class _Distances:
+    """The fewest edges from e-nodes of a class to a goal: those counted one by one, and the
+    rest of the class's members all `beyond` (reached at once from an edge from ANY)."""
+
+    counted: dict[Node, int]
+    members: frozenset[Node]  # (empty where no edge from ANY was met)
+    beyond: int
+
+    def get(self, node: Node, default: int) -> int:
+        found = self.counted.get(node)
+        if found is not None:
+            return found
+        return self.beyond if node in self.members else default
+
+
 class OutOfBudget(Exception):
     """The search used up its steps or its time."""
 
@@ -100,7 +115,9 @@ class Deriver:
         self.steps_taken = 0
         self.plan_work = 0  # edges weighed by _plan, against MAX_PLAN_WORK
         self._active: set[tuple[Expr, Node]] = set()  # rewrites under way (no regress)
-        self._distance_cache: dict[tuple[int, Node], dict[Node, int]] = {}
+        self._distance_cache: dict[tuple[int, Node], _Distances] = {}
+        self._member_sets: dict[int, frozenset[Node]] = {}
+        self._sources: dict[int, tuple[dict[Node, set[Node]], set[Node]]] = {}
         self._shapes: dict[int, tuple[tuple[Node | None, ...], tuple[Placed, ...]]] = {}
 
     # --- the e-graph -----------------------------------------------------------------------
@@ -195,12 +212,11 @@ class Deriver:
         if eclass in self._edges:
             return self._edges[eclass]
         found: list[_Edge] = []
-        for count, node in enumerate(self.snapshot.classes[eclass]):
-            if count % NODES_PER_CLOCK_READ == NODES_PER_CLOCK_READ - 1 and \
-                    time.perf_counter() > self.deadline:  # (a class of many e-nodes)
-                raise OutOfBudget("out of time while planning")
+        for node in self.snapshot.classes[eclass]:
             for rule in self.rules:
                 for binding in self._match_node(rule.lhs, node, {}):
+                    if time.perf_counter() > self.deadline:  # (a node can match many ways)
+                        raise OutOfBudget("out of time while planning")
                     target = ANY if rule.rhs.is_symbol else self._instance_key(rule.rhs, binding)
                     reached = binding.get(rule.rhs) if target == ANY else \
                         self._lookup(target)
@@ -231,34 +247,54 @@ class Deriver:
         value = folded(op, values)
         return None if value is None else ("num", (), value)
 
-    def _distances(self, eclass: int, goal: Node) -> dict[Node, int]:
+    def _distances(self, eclass: int, goal: Node) -> _Distances:
         """For each e-node of a class, the fewest edges from it to goal (backwards,
-        breadth-first; an edge from ANY leaves every e-node)."""
+        breadth-first; an edge from ANY leaves every e-node, so the first one met gives
+        every e-node not yet reached the next distance at once)."""
         if (eclass, goal) in self._distance_cache:
             return self._distance_cache[(eclass, goal)]
-        into: dict[Node, set[Node]] = {}
-        everywhere: set[Node] = set()  # targets of edges from ANY
-        for edge in self.edges(eclass):
-            if edge.source == ANY:
-                everywhere.add(edge.target)
-            else:
-                into.setdefault(edge.target, set()).add(edge.source)
-        nodes = self.snapshot.classes[eclass]
+        into, everywhere = self._edge_sources(eclass)
         distance = {goal: 0}
         frontier = [goal]
+        beyond: int | None = None
         self._plan_tick(len(into) + 1)  # the search's work, in e-nodes visited, level by level
-        while frontier:
+        while frontier and beyond is None:
             reached = []
             for node in frontier:
-                sources = nodes if node in everywhere else into.get(node, ())
-                for source in sources:
+                if time.perf_counter() > self.deadline:
+                    raise OutOfBudget("out of time while planning")
+                if node in everywhere:
+                    beyond = distance[node] + 1  # (the level's other sources are that far too)
+                    break
+                for source in into.get(node, ()):
                     if source not in distance:
                         distance[source] = distance[node] + 1
                         reached.append(source)
             frontier = reached
             self._plan_tick(len(reached))
-        self._distance_cache[(eclass, goal)] = distance
-        return distance
+        found = _Distances(distance, self._members(eclass) if beyond is not None
+                           else frozenset(), beyond or 0)
+        self._distance_cache[(eclass, goal)] = found
+        return found
+
+    def _members(self, eclass: int) -> frozenset[Node]:
+        if eclass not in self._member_sets:
+            self._member_sets[eclass] = frozenset(self.snapshot.classes[eclass])
+        return self._member_sets[eclass]
+
+    def _edge_sources(self, eclass: int) -> tuple[dict[Node, set[Node]], set[Node]]:
+        """The class's edges reversed, once: each e-node's sources, and the targets of
+        edges from ANY (which every e-node reaches)."""
+        if eclass not in self._sources:
+            into: dict[Node, set[Node]] = {}
+            everywhere: set[Node] = set()
+            for edge in self.edges(eclass):
+                if edge.source == ANY:
+                    everywhere.add(edge.target)
+                else:
+                    into.setdefault(edge.target, set()).add(edge.source)
+            self._sources[eclass] = into, everywhere
+        return self._sources[eclass]
 
     def _shape(self, edge: _Edge) -> tuple[tuple[Node | None, ...], tuple[Placed, ...]]:
         """What an edge's rule side requires of each argument (an e-node; None: any term),
@@ -341,6 +377,8 @@ class Deriver:
         queue: list[tuple[int, int, int, _State, list[_Edge]]] = [(0, 0, 0, start, [])]
         tie = 0
         while queue:
+            if time.perf_counter() > self.deadline:  # (each state meets every edge)
+                raise OutOfBudget("out of time while planning")
             _, _, cost, state, path = heapq.heappop(queue)
             node, kids = state
             if node in (goal, ANY):

@@ -529,7 +529,7 @@ class _WrongPoints:
         # and about where its subterms pass the largest float or the smallest normal one, or 0;
         # and where a variable is 0
         edges = edge_points(self.start, form, self.ranges, dtype, self.seed + EDGE_SEED,
-                            EDGE_DRAWS)
+                            EDGE_DRAWS, self.stop.passed)
         zeros = zero_points(self.ranges, ZERO_DRAWS, dtype, self.seed + ZERO_SEED)
         return any(self.stop.passed() or self._wrong_among(form, where_they_differ_at(
             self.start, form, drawn, self.domain, dtype, FAR_BITS)) for drawn in (edges, zeros))
@@ -619,7 +619,7 @@ def _with_regimes(best: Candidate, forms: Mapping[Expr, float], start: Expr, dom
                 return best
             single = mean_bits(best.expr, fresh)
         regimes, repaired = splits.pop(0)
-        regimes = refine(regimes, start, at)
+        regimes = refine(regimes, start, at, stop.passed)
         tried.add(regimes)
         if (found := nowhere_wrong(regimes, fresh, single)) is not None:
             return found
