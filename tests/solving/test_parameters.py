@@ -6,7 +6,6 @@ the values that zero a denominator or leave a domain included."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from fractions import Fraction
 
 import mpmath
@@ -16,7 +15,7 @@ import eqsat
 from eqsat import Expr
 from eqsat.solving import Solution, SolutionKind
 from eqsat.term.expr import make, number
-from eqsat.term.reference import reference
+from tests.solving.claims import claims, distinct_values, special_points
 
 CASES = [  # equation, the answer as printed
     ("x/a = 3", "x = 3*a, if a != 0\nif a == 0:\n  no solution (equation 1 is undefined there)"),
@@ -93,59 +92,6 @@ def random_equation(rng: random.Random) -> Expr:
     return make("equation", (a * x + rng.choice(KS)) / (b - k), x)  # two parameters
 
 
-def _claims(solution: Solution, point: dict[str, Fraction]) -> Iterator[Solution | str]:
-    """What the answer says holds at the point: the solution whose conditions hold there
-    (the cases in turn where one fails), "unanalysed" for a case left unanalysed, or a
-    solution of no solutions where neither the conditions nor a case holds."""
-    if all(_true(c, point) for c in solution.conditions):
-        yield solution
-        return
-    for case in solution.cases:
-        if all(_true(c, point) for c in case.conditions):
-            if case.solution is None:
-                yield "unanalysed"
-            else:
-                yield from _claims(case.solution, point)
-            return
-    yield Solution(SolutionKind.NONE, solution.unknowns)
-
-
-def _true(condition: Expr, point: dict[str, Fraction]) -> bool:
-    exact = condition.subs({eqsat.symbol(k): number(v) for k, v in point.items()})
-    value = reference(exact, {}, 60)
-    if value is None:
-        value = reference(eqsat.simplify(exact), {}, 60)
-    assert value is not None, f"{condition} undecided at {point}"
-    return bool(value != 0)
-
-
-def _values(solution: Solution, point: dict[str, Fraction]) -> list[mpmath.mpf]:
-    mapping = {eqsat.symbol(k): number(v) for k, v in point.items()}
-    found = [reference(s["x"].subs(mapping), {}, 60) for s in solution.solutions]
-    assert all(v is not None for v in found), f"a value is undefined at {point}"
-    distinct: list[mpmath.mpf] = []  # (a double root is written twice: +-sqrt(0))
-    for value in sorted(v for v in found if v is not None):
-        if not distinct or abs(value - distinct[-1]) > mpmath.mpf(10) ** -20 * max(1, abs(value)):
-            distinct.append(value)
-    return distinct
-
-
-def _special_points(solution: Solution) -> set[Fraction]:
-    """The constants the answer's conditions compare a parameter with, and beside them."""
-    found: set[Fraction] = set()
-    conditions = [*solution.conditions, *(c for case in solution.cases for c in case.conditions)]
-    for condition in conditions:
-        for side in condition.args:
-            value = reference(side, {}, 60) if not side.free_symbols() else None
-            if value is not None:  # (a constant 0 at 60 digits, such as sqrt(3)^2 - 3, is 0)
-                near = Fraction(0) if abs(value) < 1e-30 else Fraction(str(mpmath.nstr(value, 12)))
-                found |= {near, near + Fraction(1, 7), near - Fraction(1, 7)}
-    for case in solution.cases:
-        if case.solution is not None:
-            found |= _special_points(case.solution)
-    return found
-
-
 def check_parameters(seed: int) -> None:
     """The answer at each parameter value: each claimed value solves the equation there, and
     the equation with the value put in has the same solutions (solved without parameters)."""
@@ -156,11 +102,11 @@ def check_parameters(seed: int) -> None:
     except eqsat.SolveError:
         return  # said it cannot: not a wrong answer
     names = sorted(s.name for s in equation.free_symbols() if s.name != "x")
-    specials = sorted(_special_points(solution) | {Fraction(0), Fraction(1), Fraction(-1)})
+    specials = sorted(special_points(solution) | {Fraction(0), Fraction(1), Fraction(-1)})
     for trial in range(10):
         point = {n: (rng.choice(specials) if trial % 2 else
                      Fraction(rng.randint(-40, 40), rng.choice([1, 3, 7]))) for n in names}
-        for claim in _claims(solution, point):
+        for claim in claims(solution, point):
             if claim == "unanalysed":
                 assert len(names) > 1, f"{equation}: a case in one parameter left unanalysed"
                 continue
@@ -175,7 +121,7 @@ def check_parameters(seed: int) -> None:
             assert (claim.kind == every) == (direct.kind == every), where
             if claim.kind == every:
                 continue
-            claimed, found = _values(claim, point), _values(direct, {})
+            claimed, found = distinct_values(claim, point, "x"), distinct_values(direct, {}, "x")
             assert len(claimed) == len(found), where
             assert all(abs(p - q) <= mpmath.mpf(10) ** -20 * max(1, abs(q))
                        for p, q in zip(claimed, found, strict=True)), where

@@ -219,6 +219,7 @@ class Ring:
         self.variables: list[Expr] = list(unknowns)
         self.unknown_count = len(self.variables)
         self._index = {v: i for i, v in enumerate(self.variables)}
+        self._name_keys: dict[int, tuple[bool, str]] = {}  # (printing is slow: once each)
 
     def index(self, variable: Expr) -> int:
         if variable not in self._index:
@@ -233,42 +234,51 @@ class Ring:
         return frozenset(self.variables[: self.unknown_count])
 
     def to_poly(self, expr: Expr) -> Poly:
-        """The expanded polynomial; NotPolynomial names what is not one in the unknowns."""
+        """The expanded polynomial; NotPolynomial names what is not one in the unknowns.
+        Children first, without recursion (a determinant of 720 terms is a sum 720 deep);
+        a subterm free of the unknowns is one parameter unless its sums, products,
+        quotients by monomials and small powers expand (_expanded_parameter), and a child's
+        failure counts only where its parent needs it (n/(a + b) is one parameter whatever
+        n is)."""
         unknowns = {u.name for u in self.unknown_set()}
         names = symbol_names([expr])  # each subterm's symbols, in one pass
-        done: dict[Expr, Poly] = {}
-        for node in postorder(expr):
-            if node in done:
-                continue
-            if not (names[node] & unknowns):
-                done[node] = self._parameter(node)
-            else:
-                done[node] = self._combine(node, [done[a] for a in node.args])
-        return done[expr]
+        done: dict[Expr, Poly | NotPolynomial] = {}
+        for node in postorder(expr, into=lambda n: bool(names[n] & unknowns) or
+                              _expanded_parameter(n)):
+            try:
+                if not (names[node] & unknowns):
+                    done[node] = self._parameter_node(node, done)
+                else:
+                    done[node] = self._combine(node, [_known(done[a]) for a in node.args])
+            except NotPolynomial as failure:
+                done[node] = failure
+        return _known(done[expr])
 
-    def _parameter(self, node: Expr) -> Poly:
-        """A subterm free of the unknowns: a number, or a parameter (a power of one)."""
+    def _parameter_node(self, node: Expr, done: dict[Expr, Poly | NotPolynomial]) -> Poly:
+        """A subterm free of the unknowns, its expanded operands' polynomials in `done`."""
+        def of(arg: Expr) -> Poly:
+            return _known(done[arg])
+
         if node.is_number:
             return Poly.constant(node.number)
         if node.op == "neg":
-            return -self._parameter(node.args[0])
+            return -of(node.args[0])
         if node.op in ("add", "sub", "mul"):
-            left, right = (self._parameter(a) for a in node.args)
+            left, right = (of(a) for a in node.args)
             return left + right if node.op == "add" else left - right if node.op == "sub" \
                 else left * right
         if node.op == "div":
-            inverse = _inverse_monomial(self._parameter(node.args[1]))
+            inverse = _inverse_monomial(of(node.args[1]))
             if inverse is not None:
-                return self._parameter(node.args[0]) * inverse
-        if node.op == "pow" and node.args[1].is_number:
-            exponent = node.args[1].number
-            if exponent.denominator == 1 and abs(exponent) <= MAX_POWER:
-                base = self._parameter(node.args[0])
-                if exponent >= 0:
-                    return base ** int(exponent)
-                inverse = _inverse_monomial(base)
-                if inverse is not None:
-                    return inverse ** int(-exponent)
+                return of(node.args[0]) * inverse
+        if _expanded_parameter(node) and node.op == "pow":
+            exponent = int(node.args[1].number)
+            base = of(node.args[0])
+            if exponent >= 0:
+                return base ** exponent
+            inverse = _inverse_monomial(base)
+            if inverse is not None:
+                return inverse ** -exponent
         return Poly.variable(self.index(node))
 
     def _combine(self, node: Expr, args: list[Poly]) -> Poly:
@@ -321,7 +331,9 @@ class Ring:
         return (-in_unknowns, -degree, [(self._name_key(i), -e) for i, e in self._by_name(m)])
 
     def _name_key(self, index: int) -> tuple[bool, str]:
-        return (not self.is_unknown(index), str(self.variables[index]))
+        if index not in self._name_keys:
+            self._name_keys[index] = (not self.is_unknown(index), str(self.variables[index]))
+        return self._name_keys[index]
 
     def _by_name(self, m: Monomial) -> list[tuple[int, int]]:
         return sorted(m, key=lambda p: self._name_key(p[0]))
@@ -350,6 +362,24 @@ def _product(factors: Iterable[Expr]) -> Expr | None:
     for factor in factors:
         result = factor if result is None else make("mul", result, factor)
     return result
+
+
+def _known(found: Poly | NotPolynomial) -> Poly:
+    """A polynomial made, or the failure that made none raised."""
+    if isinstance(found, NotPolynomial):
+        raise found
+    return found
+
+
+def _expanded_parameter(node: Expr) -> bool:
+    """Whether a subterm free of the unknowns is expanded from its operands (else it is one
+    parameter): sums, differences, negations, products, quotients, small integer powers."""
+    if node.op in ("neg", "add", "sub", "mul", "div"):
+        return True
+    if node.op != "pow" or not node.args[1].is_number:
+        return False
+    exponent = node.args[1].number
+    return exponent.denominator == 1 and abs(exponent) <= MAX_POWER
 
 
 def _inverse_monomial(poly: Poly) -> Poly | None:
