@@ -20,6 +20,20 @@ def test_expansion_collects_like_terms_exactly() -> None:
     assert str(ring.to_expr(poly)) == "x/3 + 1"
 
 
+def test_a_deep_sum_of_parameters_is_read_without_recursion() -> None:
+    """A determinant of 720 products is a sum 720 deep: read children first, each once."""
+    deep = parse(" + ".join(f"a{i}*b{i}" for i in range(3000)) + " + x")
+    assert len(Ring([x]).to_poly(deep).terms) == 3001
+
+
+def test_a_quotient_by_a_sum_is_one_parameter_whatever_its_numerator() -> None:
+    """n/(a + b) is one parameter, even where n's expansion is too large to make."""
+    numerator = "(a + b + c + d + 1)^12*(a - b + c - d + 2)^12"
+    with pytest.raises(NotPolynomial, match="too large"):
+        Ring([x]).to_poly(parse(f"x + {numerator}"))
+    assert len(Ring([x]).to_poly(parse(f"x + {numerator}/(a + b)")).terms) == 2
+
+
 def test_parameters_may_be_divided_by_unknowns_may_not() -> None:
     ring = Ring([x])
     assert str(ring.to_expr(ring.to_poly(parse("x/a + sin(b)")))) == "x/a + sin(b)"
