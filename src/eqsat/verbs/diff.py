@@ -43,8 +43,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
         # a derivative in a symbol the expression has none of is 0 (differentiating and
         # simplifying add no symbol), and so is every one after it
         zero = number(0)
-        return Simplified(zero, RunReport(StopReason.OPTIMAL), model.tree_cost(start),
-                          model.tree_cost(zero))
+        return Simplified(zero, RunReport(StopReason.OPTIMAL), start, model.tree_cost)
     # simplify first: the chain rule through sqrt(x - x) would give 0/0 where the
     # derivative of the simplified form, 0, is defined
     if settled_at_a_symbol(start, rules) or nothing_to_clean(start, rules):
@@ -73,7 +72,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
         simplified = simplify_report(derivative, rules=rules, limits=budget.left())
         total.absorb(simplified.report)
         current = simplified.expr
-    return Simplified(current, total, model.tree_cost(start), model.tree_cost(current))
+    return Simplified(current, total, start, model.tree_cost)
 
 
 def diff(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1, **options: Any) -> Expr:

@@ -6,7 +6,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,12 +51,22 @@ if TYPE_CHECKING:  # the e-graph layer loads egglog: only when used
 
 @dataclass(frozen=True)
 class Simplified:
-    """A simplified expression with the report of the run that produced it."""
+    """A simplified expression with the report of the run that produced it; the costs of
+    the input and of the answer are measured when first asked for (a deep input's take a
+    tenth of a second, which a call that only wants the answer does not spend)."""
 
     expr: Expr
     report: RunReport
-    cost_before: float
-    cost_after: float
+    start: Expr = field(repr=False)
+    measure: Callable[[Expr], float] = field(repr=False, compare=False)
+
+    @cached_property
+    def cost_before(self) -> float:
+        return self.measure(self.start)
+
+    @cached_property
+    def cost_after(self) -> float:
+        return self.cost_before if self.expr is self.start else self.measure(self.expr)
 
 
 # what one distinct node costs a simplify, measured on a 2-core machine: its normal forms
@@ -116,22 +126,24 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     costs = arguments.op_costs(costs)
     model = TensorCost(costs, sizes or {}) if is_tensor(start) else CostModel(costs)
     query = _Query(rules, list(rulesets), cost, model, quick, indexes)
-    measure = query.measure
+    cost_of = model.tree_cost if cost == "tree" else model.dag_cost  # (as query.measure)
+    if budget.seconds_left() <= 0:  # reading took the time (each walk of 100,000 nodes
+        return Simplified(start, RunReport(StopReason.TIME), start, cost_of)  # is 0.05 s)
     expanded, total = expand_derivatives(start, rules)
     expanded = decided_comparisons(expanded)  # (pi > 3 is 1: no analysis proves it)
+    if budget.seconds_left() <= 0:
+        total.stop_reason = StopReason.TIME
+        return Simplified(expanded, total, start, cost_of)
     work = len(postorder(expanded)) * SECONDS_PER_NORMALISED_NODE
     settled = work <= budget.seconds_left() and bool(expanded.args) and \
         (_call_at_symbol(expanded) in indexes.settled_calls or
          query.settled(expanded, budget.deadline))  # nothing would change it
     if not settled and time.perf_counter() + work > budget.deadline:
         total.stop_reason = StopReason.TIME  # the limit: not begun (its normal forms would pass)
-        before = measure(start)  # (a deep input's costs take a while: measured once)
-        return Simplified(expanded, total, before,
-                          before if expanded is start else measure(expanded))
+        return Simplified(expanded, total, start, cost_of)
     if settled:
         total.stop_reason = StopReason.SATURATED
-        after = measure(expanded)
-        return Simplified(expanded, total, after if expanded is start else measure(start), after)
+        return Simplified(expanded, total, start, cost_of)
     best, complete = expanded, False
     if query.reduce:
         normalised = query.normal_forms(expanded, budget.deadline)
@@ -144,7 +156,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         best = _in_parts(*parts, best, query, budget, limits, total, options)
         if not _tied(best, indexes.links):  # (else a rule may combine the parts' answers:
             check_defined_somewhere(best, "simplify", start)  # the rounds run on them all)
-            return Simplified(best, total, measure(start), measure(best))
+            return Simplified(best, total, start, cost_of)
         cut, complete = total.stop_reason if total.stop_reason.is_limit else None, True
     best, _ = in_rounds((best, complete), query.round, budget, rounds, total)
     if cut is not None and not total.stop_reason.is_limit:
@@ -152,7 +164,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
     best = display_order(best)
     check_defined_somewhere(best, "simplify", start)  # (x/sin(pi) as x/0)
-    return Simplified(best, total, measure(start), measure(best))
+    return Simplified(best, total, start, cost_of)
 
 
 def _in_parts(op: str, parts: list[Expr], whole: Expr, query: _Query, budget: Budget,
