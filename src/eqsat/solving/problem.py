@@ -10,11 +10,15 @@ from ..errors import SolveError
 from ..extract import display_order
 from ..limits.budget import Budget, Limits
 from ..term.expr import Expr, make, number
+from ..term.walks import postorder
 
 if TYPE_CHECKING:  # the e-graph layer loads egglog: only when a query runs
     from ..egraph.engine import Engine
 
 MAX_CASE_DEPTH = 3  # nested case splits on parameters
+# what tidying a value costs a node, in seconds, at most (its e-graph grows to eight times
+# its nodes, then is extracted and ordered: a 720-term determinant's 5,000 nodes take 0.5 s)
+SECONDS_PER_TIDIED_NODE = 1e-4
 
 
 @dataclass(frozen=True)
@@ -27,9 +31,10 @@ class Problem:
     budget: Budget  # its limits for each e-graph run; its deadline bounds the whole solve
     method: str = "auto"  # "auto": polynomial elimination first; "rules": the e-graph first
 
-    def remaining(self) -> Limits:
-        """The limits for the next e-graph run: what is left of the time limit."""
-        if self.budget.seconds_left() <= 0:
+    def remaining(self, nodes: int = 0) -> Limits:
+        """The limits for the next e-graph run: what is left of the time limit (a
+        SolveError where none is, or too little for a value of `nodes` nodes to be tidied)."""
+        if self.budget.seconds_left() <= nodes * SECONDS_PER_TIDIED_NODE:
             raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached "
                              f"before the rules could isolate {', '.join(self.names)}")
         return self.budget.left()
@@ -69,7 +74,7 @@ class Problem:
         value = decided_comparisons(value)
         if value.is_number:
             return value
-        limits = self.remaining()  # (before the value is encoded: that is work too)
+        limits = self.remaining(len(postorder(value)))  # (before it is encoded: work too)
         with self.engine.session(rulesets=["simplify"]) as session:
             handle = session.add(value)
             session.run(["simplify"], limits)
