@@ -99,10 +99,13 @@ def _polynomial(problem: Problem, depth: int) -> Solution:
     log(3 - 4)) are defined."""
     ring, residuals = _residuals(problem)
     opaque = [v for v in ring.variables[ring.unknown_count:] if not v.is_symbol]
-    for atom in opaque:
-        if not atom.free_symbols() and reference(atom, {}, CHECK_DIGITS) is None:
+    constants = dict.fromkeys(node for atom in opaque for node in postorder(atom)
+                              if not node.is_number and not node.free_symbols())
+    for constant in constants:  # (inside an atom too: atanh(-1) in (y > atanh(-1)))
+        if reference(constant, {}, CHECK_DIGITS) is None:
             return Solution(SolutionKind.NONE, problem.names, method="linear",
-                            reason=f"the equations are undefined: {atom} has no real value")
+                            reason=f"the equations are undefined: {constant} has no real "
+                                   f"value")
     solution = _by_degree(problem, ring, residuals, depth)
     domain = tuple(dict.fromkeys(c for atom in opaque for c in definedness(atom)))
     if not domain or solution.kind == SolutionKind.NONE:
