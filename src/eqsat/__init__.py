@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .egraph.per_thread import engine
 from .errors import (
     ArgumentError,
+    ConversionError,
     EqsatError,
     EvaluationError,
     LimitError,
@@ -82,6 +83,7 @@ __all__ = [
     "OPS",
     "ArgumentError",
     "Case",
+    "ConversionError",
     "Derivation",
     "Discarded",
     "E",

@@ -71,6 +71,12 @@ class EvaluationError(EqsatError):
     """An expression that cannot be evaluated as asked (missing value, equation)."""
 
 
+class ConversionError(EvaluationError, TypeError):
+    """float() or int() of an expression without one value (free symbols, undefined): also
+    a TypeError, which float(), NumPy and libraries that try a conversion expect (as
+    SymPy's "Cannot convert expression to float")."""
+
+
 class SolveError(EqsatError):
     """An equation the rules cannot solve."""
 

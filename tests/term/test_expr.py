@@ -11,6 +11,7 @@ import weakref
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 import eqsat
@@ -123,6 +124,15 @@ def test_float_and_int_of_constants_and_of_symbols() -> None:
         float(x + y)
     with pytest.raises(eqsat.EqsatError, match=r"free symbol.*x"):
         int(x)
+
+
+@pytest.mark.parametrize("convert", [float, int, np.float64])
+@pytest.mark.parametrize("text", ["x", "log(-1)"])
+def test_a_conversion_without_a_value_is_a_type_error(convert: object, text: str) -> None:
+    """float(), NumPy and libraries that try a conversion expect a TypeError (SymPy's too)."""
+    with pytest.raises(TypeError) as raised:
+        convert(eqsat.parse(text))  # type: ignore[operator]
+    assert isinstance(raised.value, eqsat.ConversionError)
 
 
 def test_terms_leave_the_table_without_hashing_a_fraction(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Union
 
-from ..errors import ArgumentError, EqsatError, EvaluationError, LimitError, TruthValueError
+from ..errors import ArgumentError, ConversionError, EqsatError, LimitError, TruthValueError
 from .display import latex
 from .memos import Kept, forget_with
 from .ops import OPS, folded, lookup
@@ -273,14 +273,14 @@ def _constant_value(expr: Expr, wanted: str) -> Any:
     mpmath number at 50 digits."""
     names = sorted(s.name for s in expr.free_symbols())
     if names:
-        raise EvaluationError(f"{wanted}() needs a constant, but {expr} has the free "
+        raise ConversionError(f"{wanted}() needs a constant, but {expr} has the free "
                               f"symbol(s) {', '.join(names)}: give them values with subs or "
                               "evaluate")
     if expr.is_number:
         return expr.number
     value = reference(expr, {}, digits=50)
     if value is None:
-        raise EvaluationError(f"{wanted}() of {expr}: it is undefined or not finite")
+        raise ConversionError(f"{wanted}() of {expr}: it is undefined or not finite")
     return value
 
 
