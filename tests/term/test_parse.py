@@ -110,12 +110,21 @@ def test_errors_name_the_problem_and_point_at_it(text: str, fragment: str, colum
     ("(x + 1) 2", "a number right after another operand", 9),
     ("1j", "an imaginary number", 1),  # was the symbol j
     ("exp(x=1)", "an equation cannot be an argument of exp()", 1),
+    ("2*I*x", "'I' is the imaginary unit in SymPy", 3),  # was a symbol named I
+    ("x + zoo", "complex infinity", 5),
+    ("Pi/2", "'Pi' is pi in eqsat", 1),
+    ("1 - Infinity", "'Infinity' is oo in eqsat", 5),
 ])
 def test_text_that_means_something_else_is_refused(text: str, fragment: str, column: int
                                                    ) -> None:
     with pytest.raises(eqsat.ParseError, match=re.escape(fragment)) as caught:
         parse(text)
     assert (caught.value.line, caught.value.column) == (1, column)
+
+
+def test_a_name_another_system_reserves_is_a_symbol_where_declared() -> None:
+    assert str(parse("2*I*x", [eqsat.symbol("I")])) == "2*I*x"
+    assert str(eqsat.simplify("I*x/x", assume={"I": "real"})) == "I"
 
 
 def test_juxtaposition_still_multiplies_by_names_and_parentheses() -> None:

@@ -57,6 +57,17 @@ _TOKEN_NAMES = {
 }
 
 
+# names that mean a constant in SymPy (or another CAS) which eqsat's real numbers do not have,
+# or spell one of eqsat's otherwise: read as a symbol, they would answer silently otherwise
+_FOREIGN_NAMES = {
+    "I": "is the imaginary unit in SymPy, and eqsat's numbers are real",
+    "zoo": "is SymPy's complex infinity, and eqsat's numbers are real (oo and -oo are its "
+           "infinities)",
+    "Pi": "is pi in eqsat",
+    "Infinity": "is oo in eqsat",
+}
+
+
 @contextmanager
 def reading_by(deadline: float, seconds: float) -> Iterator[None]:
     """Parses inside stop with a LimitError once time.perf_counter() passes the deadline (a
@@ -173,6 +184,11 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         text = str(token)
         if text in self.known:
             return self.known[text]
+        if text in _FOREIGN_NAMES:
+            raise _Located(f"{text!r} {_FOREIGN_NAMES[text]}; a symbol of that name is "
+                           f"declared: assume={{{text!r}: 'real'}} (--assume {text}=real) or "
+                           f"symbols=[eqsat.symbol({text!r})]", token.line or 1,
+                           token.column or 1)
         spec = lookup(text)
         if spec is not None and spec.kind == OpKind.CONSTANT:
             return make(spec.name)
