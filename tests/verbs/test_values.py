@@ -57,9 +57,25 @@ def test_n_agrees_with_sympy(text: str) -> None:
 
 def test_subs_replaces_all_at_once_and_exactly() -> None:
     x, y = eqsat.symbols("x y")
-    assert eqsat.subs("x^2 + y", {"x": 3}) is make("add", make("pow", number(3), number(2)), y)
+    assert eqsat.subs("x^2 + y", {"x": 3}, evaluate=False) is \
+        make("add", make("pow", number(3), number(2)), y)
     assert str(eqsat.subs(x + y, x=y, y=x)) == "y + x"  # a swap: not one after the other
-    assert eqsat.subs("10*x", x=0.1) == make("mul", number(10), number(Decimal("0.1")))
+    assert eqsat.subs("10*x", x=0.1, evaluate=False) == \
+        make("mul", number(10), number(Decimal("0.1")))
+    assert eqsat.subs("10*x", x=0.1) is number(1)  # 0.1 is 1/10
+
+
+@pytest.mark.parametrize(("text", "values", "expected"), [
+    ("x^2 + y", {"x": 3}, "y + 9"),  # as SymPy's subs: the constants made are folded
+    ("x*y + z", {"x": 2, "y": 3}, "z + 6"),
+    ("sqrt(x) + 2^3*y", {"x": 2}, "sqrt(2) + 2^3*y"),  # no exact value; 2^3 was not made
+    ("1/x + y", {"x": 0}, "1/0 + y"),  # undefined: kept as made, for simplify to refuse
+    ("(x > 1) + 1", {"x": 2}, "2"),
+    ("x + y", {"x": "y - 1"}, "y - 1 + y"),  # nothing else is simplified
+])
+def test_subs_folds_the_constants_it_makes(text: str, values: dict[str, object],
+                                           expected: str) -> None:
+    assert str(eqsat.subs(text, values)) == expected
     assert eqsat.N("10*x", x=0.1) == 1  # 0.1 is 1/10, not the float
     assert eqsat.N("x^2 + y", 10, {"x": 3}, y="1/3") == Decimal("9.333333333")
 

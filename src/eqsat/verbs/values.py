@@ -11,20 +11,26 @@ import mpmath
 
 from ..errors import EvaluationError
 from ..term import arguments
-from ..term.expr import Expr
+from ..term.expr import Expr, make, number
 from ..term.inputs import ExprInput, to_expr
+from ..term.ops import folded
 from ..term.reference import digits_needed, reference
 from ..term.shape import is_tensor
+from ..term.walks import postorder
 
 MAX_DIGITS = 10_000  # the most digits N gives
 GUARD_DIGITS = 10  # digits carried past those asked for, and past those a subterm hides
 TOP_DIGITS = 2_000  # the working precision N stops at (or 8 times the digits asked for)
 
 
-def subs(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any) -> Expr:
+def subs(expr: ExprInput, values: Mapping[str, Any] | None = None, *, evaluate: bool = True,
+         **named: Any) -> Expr:
     """expr with each named symbol replaced by a value or an expression, all at once:
-    subs("x^2 + y", {"x": 3}) is 3^2 + y; subs(e, x="y + 1"); values are numbers (exact:
-    0.1 is 1/10), text or Exprs. Nothing is simplified (simplify the result for that)."""
+    subs("x^2 + y", {"x": 3}) is y + 9; subs(e, x="y + 1"); values are numbers (exact:
+    0.1 is 1/10), text or Exprs. The constant subterms the replacement makes are folded
+    exactly where they have an exact value (3^2 is 9; sqrt(2) stays), a sum's number
+    written last; nothing else is simplified (simplify the result for that).
+    evaluate=False folds nothing (3^2 + y); a symbol named evaluate goes in values."""
     parsed = to_expr(expr)
     given = {**arguments.mapping(values, "values"), **named}
     by_name = {s.name: s for s in parsed.free_symbols()}
@@ -32,7 +38,33 @@ def subs(expr: ExprInput, values: Mapping[str, Any] | None = None, **named: Any)
     if unknown:
         raise EvaluationError(f"{parsed} has no symbol named {', '.join(map(repr, unknown))} "
                               f"(its symbols: {', '.join(sorted(by_name)) or 'none'})")
-    return parsed.subs({by_name[name]: to_expr(value) for name, value in given.items()})
+    mapping = {by_name[name]: to_expr(value) for name, value in given.items()}
+    return parsed.subs(mapping) if not evaluate else _folded_subs(parsed, mapping)
+
+
+def _folded_subs(term: Expr, mapping: dict[Expr, Expr]) -> Expr:
+    """term.subs(mapping), each subterm that held a replaced symbol and whose operands are
+    now numbers folded to its exact value where it has one, bottom-up; a sum that the fold
+    gave a leading number writes it last (y + 9, as printed answers do)."""
+    done: dict[Expr, Expr] = {}
+    for node in postorder(term):
+        if node in mapping:
+            done[node] = mapping[node]
+            continue
+        args = [done[a] for a in node.args]
+        if args == list(node.args):
+            done[node] = node
+            continue
+        value = folded(node.op, [a.number for a in args]) if all(a.is_number for a in args) \
+            else None
+        if value is not None:
+            done[node] = number(value)
+        elif node.op == "add" and args[0].is_number and not args[1].is_number and \
+                not node.args[0].is_number:
+            done[node] = make("add", args[1], args[0])
+        else:
+            done[node] = make(node.op, *args)
+    return done[term]
 
 
 def N(expr: ExprInput, digits: int = 15, values: Mapping[str, Any] | None = None,
