@@ -58,6 +58,15 @@ def test_rules_check_passes_sound_files_and_fails_unsound_ones(tmp_path: Path) -
     assert "FAIL  sqrt-sq at " in done.stdout and "0 passed, 1 failed" in done.stdout
 
 
+def test_the_longest_input_read_is_a_limit(tmp_path: Path) -> None:
+    given = tmp_path / "sum.txt"
+    given.write_text("x+" * 600 + "x")
+    done = eqsat("simplify", f"@{given}", "--char-limit", "1000")
+    assert done.returncode == 2 and "1,201 characters is longer than the limit of 1,000" in \
+        done.stderr
+    assert eqsat("simplify", f"@{given}", "--char-limit", "2000").stdout == "601*x\n"
+
+
 def test_broken_rule_file_names_its_position(tmp_path: Path) -> None:
     broken = tmp_path / "broken.rules"
     broken.write_text("[simplify]\nr: a + => a\n")
@@ -239,6 +248,7 @@ def test_an_expression_that_starts_with_a_minus() -> None:
 @pytest.mark.parametrize(("option", "value", "message"), [
     ("--node-limit", "0", "must be a positive integer, not '0'"),
     ("--iterations", "0", "must be a positive integer, not '0'"),
+    ("--char-limit", "0", "must be a positive integer, not '0'"),
     ("--timeout", "0", "must be a positive number of seconds, not '0'"),
     ("--timeout", "nan", "must be a positive number of seconds, not 'nan'"),
 ])

@@ -79,8 +79,10 @@ def test_mutated_rule_files_load_or_fail_with_file_line_and_column(data: st.Data
 def test_size_and_depth_are_bounded() -> None:
     with pytest.raises(ParseError, match="nested deeper than 200"):
         eqsat.parse("(" * 201 + "x" + ")" * 201)
-    with pytest.raises(ParseError, match="longer than the limit"):
-        eqsat.parse("x+" * 60_000 + "x")
+    with pytest.raises(ParseError, match="longer than the limit of 4,000,000"):
+        eqsat.parse("x" * 4_000_001)
+    with pytest.raises(ParseError, match=r"longer than the limit of 1,000 .*characters=N"):
+        eqsat.simplify("x+" * 600 + "x", limits=eqsat.Limits(characters=1_000))
     with pytest.raises(ParseError, match="too large to hold exactly"):
         eqsat.parse("1e5000")
     with pytest.raises(ParseError, match="too large to hold exactly"):

@@ -84,6 +84,8 @@ def _query_options(command: argparse.ArgumentParser, subject: str = "expression"
                          "e-nodes if more)")
     command.add_argument("--iterations", type=_positive(int), metavar="N", help="iterations "
                          f"per saturation round (default {defaults.iterations})")
+    command.add_argument("--char-limit", type=_positive(int), metavar="N", help="the longest "
+                         f"input read, in characters (default {defaults.characters:,})")
 
 
 def parser() -> argparse.ArgumentParser:

@@ -16,6 +16,7 @@ SYMBOL_COST = 10
 NUMBER_COST = 5
 MAX_FOLD_BITS = 1024  # operands of a fold stay below this many bits (numerator and denominator)
 MAX_FOLD_EXPONENT = 64
+MAX_INPUT_CHARACTERS = 4_000_000  # the longest text read by default: generated code's size
 _SETUP_SECONDS = [0.0]  # the process's one-time setup so far, in all threads (see setup)
 _IN_SETUP = threading.local()  # whether this thread is inside a setup
 
@@ -59,11 +60,12 @@ class Limits:
     match_limit: int = 500  # past it, a rule matching more in one iteration is held back
     ban_length: int = 2
     chunk: int = 2  # iterations per back-off command
+    characters: int = MAX_INPUT_CHARACTERS  # the longest input text read
 
     def __post_init__(self) -> None:
         counts = {"iterations": self.iterations, "nodes": self.nodes,
                   "nodes_per_input": self.nodes_per_input, "match_limit": self.match_limit,
-                  "chunk": self.chunk}
+                  "chunk": self.chunk, "characters": self.characters}
         for name, value in counts.items():
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise EqsatError(f"the {name} limit is a positive integer, not {value!r}")

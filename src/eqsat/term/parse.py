@@ -23,6 +23,7 @@ from lark.exceptions import (
 )
 
 from ..errors import EqsatError, LimitError, ParseError, ShapeError, ShapeParseError
+from ..limits.budget import MAX_INPUT_CHARACTERS
 from ..limits.gc_pause import collector_paused
 from ..limits.stored import stored_path
 from .expr import MAX_NUMBER_DIGITS, Expr, make, number, symbol
@@ -30,11 +31,11 @@ from .ops import INFIX, OPS, REDUCING, OpKind, lookup
 from .shape import AXIS_OPS, shape_of
 from .tensors import with_axis
 
-MAX_INPUT_CHARS = 100_000
 MAX_NESTING = 200
 NODES_PER_CLOCK_READ = 4096  # the lexer and the builder read the clock once per this many
 # (time.perf_counter() by which a parse must be done, the time limit it comes from)
-_READ_BY: ContextVar[tuple[float, float]] = ContextVar("read_by", default=(math.inf, math.inf))
+_READ_BY: ContextVar[tuple[float, float, int]] = ContextVar(
+    "read_by", default=(math.inf, math.inf, MAX_INPUT_CHARACTERS))
 _NUMBER_PARTS = re.compile(r"(?P<mantissa>[\d.]+)(?:[eE](?P<exponent>[-+]?\d+))?\Z")
 # A number (not inside a name) and what follows it: text that would lex as a number and then
 # something else, but that a reader takes for one number (1.2.3, 1_000, 0x10, 1e, 2e+x)
@@ -69,10 +70,12 @@ _FOREIGN_NAMES = {
 
 
 @contextmanager
-def reading_by(deadline: float, seconds: float) -> Iterator[None]:
+def reading_by(deadline: float, seconds: float,
+               characters: int = MAX_INPUT_CHARACTERS) -> Iterator[None]:
     """Parses inside stop with a LimitError once time.perf_counter() passes the deadline (a
-    call's time limit of `seconds` covers reading its input, which may be 100,000 nodes)."""
-    token = _READ_BY.set((deadline, seconds))
+    call's time limit of `seconds` covers reading its input, which may be 100,000 nodes), and
+    refuse a text longer than `characters` (the call's Limits.characters)."""
+    token = _READ_BY.set((deadline, seconds, characters))
     try:
         yield
     finally:
@@ -80,7 +83,7 @@ def reading_by(deadline: float, seconds: float) -> Iterator[None]:
 
 
 def _check_reading_time() -> None:
-    deadline, seconds = _READ_BY.get()
+    deadline, seconds, _ = _READ_BY.get()
     if time.perf_counter() > deadline:
         raise LimitError(f"the time limit of {seconds:g} s was reached while reading the input")
 
@@ -296,9 +299,11 @@ def _check_numbers(text: str, source: str) -> None:
 
 
 def _check_bounds(text: str, source: str) -> None:
-    if len(text) > MAX_INPUT_CHARS:
-        raise ParseError(f"input of {len(text)} characters is longer than the limit of "
-                         f"{MAX_INPUT_CHARS}", text, 1, 1, source)
+    characters = _READ_BY.get()[2]
+    if len(text) > characters:
+        raise ParseError(f"input of {len(text):,} characters is longer than the limit of "
+                         f"{characters:,} (raise it with Limits(characters=N), or "
+                         "--char-limit N)", text, 1, 1, source)
     depth = 0
     line, column = 1, 0
     for char in text:

@@ -29,7 +29,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     before the last of several derivatives is begun."""
     limits = Limits.of(limits)
     budget = Budget.start(limits)
-    with reading_by(budget.deadline, limits.seconds):
+    with reading_by(budget.deadline, limits.seconds, limits.characters):
         start = to_expr(expr, assume)
     check_defined_somewhere(start, "diff")
     if is_tensor(start):

@@ -125,7 +125,7 @@ def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
     values of all the points take longer than the limits' seconds."""
     limits = Limits.of(limits)
     stop = Backstop(time.perf_counter() + limits.seconds)
-    with reading_by(stop.deadline, limits.seconds):
+    with reading_by(stop.deadline, limits.seconds, limits.characters):
         start = to_expr(expr)
     if is_tensor(start):
         raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
@@ -157,7 +157,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     stop = Backstop(budget.deadline)
     domain = arguments.domain(domain)
     points = arguments.count(points, "points")
-    with reading_by(budget.deadline, limits.seconds):
+    with reading_by(budget.deadline, limits.seconds, limits.characters):
         given = to_expr(expr)
     check_defined_somewhere(given, "stabilize")
     if is_tensor(given):
