@@ -184,6 +184,22 @@ def test_batch_mode_reads_one_expression_a_line_and_goes_on_after_an_error() -> 
     assert done.stderr.startswith("eqsat: error: line 3: ")
 
 
+@pytest.mark.parametrize(("command", "lines", "expected"), [
+    (("factor", "-"), "x^2 - 1\n1/0\nx*y - y\n", "(x - 1)*(x + 1)\ny*(x - 1)\n"),
+    (("expand", "-"), "(x + 1)^2\n", "x^2 + 2*x + 1\n"),
+    (("limit", "-", "x", "--at", "0"), "sin(x)/x\n", "1\n"),
+    (("eval", "-", "--digits", "5"), "sqrt(2)\npi\n", "1.4142\n3.1416\n"),
+])
+def test_every_verb_of_one_expression_reads_a_batch(command: tuple[str, ...], lines: str,
+                                                    expected: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "eqsat.cli", *command], input=lines,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout == expected
+    assert done.returncode == (2 if "1/0" in lines else 0), done.stderr
+    if "1/0" in lines:
+        assert done.stderr.startswith("eqsat: error: line 2: factor: 1/0 divides by 0")
+
+
 def test_an_expression_from_a_file(tmp_path: Path) -> None:
     source = tmp_path / "big.txt"
     source.write_text("x*y/x + " + " + ".join(["0"] * 20_000) + "\n")  # 80 KB

@@ -51,10 +51,12 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
     return read
 
 
+EXPRESSION_HELP = "the expression; - reads one a line from standard input, @FILE one from a file"
+
+
 def _query_options(command: argparse.ArgumentParser, subject: str = "expression") -> None:
     if subject == "expression":
-        command.add_argument("expression", help="the expression; - reads one a line from "
-                             "standard input, @FILE reads one from a file")
+        command.add_argument("expression", help=EXPRESSION_HELP)
     command.add_argument("--rules", action="append", default=[], metavar="FILE",
                          help="also load this .rules file (repeatable)")
     command.add_argument("--assume", action="append", default=[], metavar="NAME=FLAGS",
@@ -177,7 +179,8 @@ def parser() -> argparse.ArgumentParser:
 
     eval_ = commands.add_parser("eval", help="the value of an expression to any number of "
                                 "digits (mpmath)")
-    eval_.add_argument("expression", help="an expression; give its symbols values with --subs")
+    eval_.add_argument("expression", help=f"{EXPRESSION_HELP}; give its symbols values with "
+                       "--subs")
     eval_.add_argument("--digits", type=_positive(int), default=15, metavar="N",
                        help="significant digits (default 15)")
     eval_.add_argument("--subs", nargs="+", default=[], metavar="NAME=VALUE",
@@ -192,18 +195,18 @@ def parser() -> argparse.ArgumentParser:
                        ("together", "one fraction in lowest terms, the numerator expanded, "
                                     "the denominator factored")):
         written = commands.add_parser(verb, help=said)
-        written.add_argument("expression")
+        written.add_argument("expression", help=EXPRESSION_HELP)
         written.set_defaults(run=run_rational)
     apart = commands.add_parser("apart", help="partial fractions in one variable over the "
                                 "rationals")
-    apart.add_argument("expression")
+    apart.add_argument("expression", help=EXPRESSION_HELP)
     apart.add_argument("variable", nargs="?",
                        help="the variable (where the expression has more than one symbol)")
     apart.set_defaults(run=run_apart)
 
     series = commands.add_parser("series", help="the expansion in one variable near a point "
                                  "(Taylor, Laurent, Puiseux), with its order term")
-    series.add_argument("expression")
+    series.add_argument("expression", help=EXPRESSION_HELP)
     series.add_argument("variable")
     series.add_argument("--at", default="0", metavar="POINT", help="a number, an expression, "
                         "oo or -oo (write --at=-oo); default 0")
@@ -214,7 +217,7 @@ def parser() -> argparse.ArgumentParser:
     series.set_defaults(run=run_series)
     limit = commands.add_parser("limit", help="where an expression tends as a variable tends "
                                 "to a point")
-    limit.add_argument("expression")
+    limit.add_argument("expression", help=EXPRESSION_HELP)
     limit.add_argument("variable")
     limit.add_argument("--at", required=True, metavar="POINT", help="a number, an expression, "
                        "oo or -oo (write --at=-oo)")

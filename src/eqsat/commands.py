@@ -7,7 +7,7 @@ import io
 import sys
 import time
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, redirect_stderr, redirect_stdout
+from contextlib import ExitStack, nullcontext, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from .egraph.per_thread import engine
@@ -205,7 +205,7 @@ def _captured(answer: Callable[[str, argparse.Namespace], None], text: str,
             if capture:
                 stack.enter_context(redirect_stdout(out))
                 stack.enter_context(redirect_stderr(err))
-            with hard_stop(time_limit(args)):
+            with hard_stop(time_limit(args)) if hasattr(args, "timeout") else nullcontext():
                 answer(text, args)
     except EqsatError as error:
         return out.getvalue(), err.getvalue(), str(error)
@@ -373,8 +373,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
     values = dict(_named(pair, "--subs takes NAME=VALUE, such as x=3 or y=pi/2")
                   for pair in args.subs)
-    print(N(args.expression, args.digits, values))
-    return 0
+    return _each(args, lambda text, args: print(N(text, args.digits, values)))
 
 
 def run_rational(args: argparse.Namespace) -> int:
@@ -382,29 +381,26 @@ def run_rational(args: argparse.Namespace) -> int:
 
     verbs: dict[str, Callable[[str], object]] = {"expand": expand, "factor": factor,
                                                  "cancel": cancel, "together": together}
-    print(verbs[args.command](args.expression))
-    return 0
+    return _each(args, lambda text, args: print(verbs[args.command](text)))
 
 
 def run_apart(args: argparse.Namespace) -> int:
     from .verbs.polynomials import apart
 
-    print(apart(args.expression, args.variable))
-    return 0
+    return _each(args, lambda text, args: print(apart(text, args.variable)))
 
 
 def run_series(args: argparse.Namespace) -> int:
     from .verbs.asymptotics import series
 
-    print(series(args.expression, args.variable, args.at, args.n, args.dir))
-    return 0
+    return _each(args, lambda text, args: print(series(text, args.variable, args.at, args.n,
+                                                        args.dir)))
 
 
 def run_limit(args: argparse.Namespace) -> int:
     from .verbs.asymptotics import limit
 
-    print(limit(args.expression, args.variable, args.at, args.dir))
-    return 0
+    return _each(args, lambda text, args: print(limit(text, args.variable, args.at, args.dir)))
 
 
 def run_ops(args: argparse.Namespace) -> int:

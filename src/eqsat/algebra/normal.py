@@ -254,7 +254,7 @@ def why_unreduced(root: Expr) -> str:
     it: a divisor that is 0 as a rational function (root is defined nowhere), or its size."""
     zero = zero_divisor(root)
     if zero is not None:
-        return f"divides by {zero}, which is 0: it is defined nowhere"
+        return f"{divides_by_zero(zero)}: it is defined nowhere"
     return "is too large for the normal forms"
 
 
@@ -274,6 +274,12 @@ def divisor_zero_everywhere(root: Expr) -> Expr | None:
     return None
 
 
+def divides_by_zero(divisor: Expr) -> str:
+    """How a message says that a term divides by a divisor that is 0 (by 0 itself, or by
+    x - x, which is 0)."""
+    return "divides by 0" if divisor == number(0) else f"divides by {divisor}, which is 0"
+
+
 def check_defined_somewhere(root: Expr, verb: str, given: Expr | None = None) -> None:
     """An EqsatError where root is defined nowhere (divisor_zero_everywhere): no answer of a
     verb would mean anything. given: the input root was found equal to (simplify's
@@ -281,11 +287,10 @@ def check_defined_somewhere(root: Expr, verb: str, given: Expr | None = None) ->
     divisor = divisor_zero_everywhere(root)
     if divisor is None:
         return
-    by = "by 0" if divisor == number(0) else f"by {divisor}, which is 0"
     if given is not None:
         raise EqsatError(f"{verb}: {given} is defined nowhere: it equals {root}, which "
-                         f"divides {by}")
-    raise EqsatError(f"{verb}: {root} divides {by}: it is defined nowhere")
+                         f"{divides_by_zero(divisor)}")
+    raise EqsatError(f"{verb}: {root} {divides_by_zero(divisor)}: it is defined nowhere")
 
 
 def zero_divisor(root: Expr) -> Expr | None:

@@ -14,7 +14,7 @@ from flint import fmpq, fmpq_poly
 from ..errors import EqsatError
 from ..term.expr import Expr, make, number
 from .expansion import Expander, Monomial, Terms
-from .normal import as_fraction, fraction_polynomials, why_unreduced
+from .normal import as_fraction, divides_by_zero, fraction_polynomials, why_unreduced
 from .polynomials import expanded_form
 
 if TYPE_CHECKING:
@@ -36,8 +36,7 @@ def apart(root: Expr, variable: Expr) -> Expr:
     numerators = _grouped(expander.terms(top), variable, root)
     below = expander.terms(bottom)
     if not below:  # (sqrt(2)^2 - 2: 0 once multiplied out)
-        raise EqsatError(f"apart: {root} divides by {bottom}, which is 0: it is defined "
-                         "nowhere")
+        raise EqsatError(f"apart: {root} {divides_by_zero(bottom)}: it is defined nowhere")
     rational = _content(_grouped(below, variable, root))
     if rational is None:
         return _over_one_factor(root, variable)

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import mpmath
 
-from ..algebra.normal import decided_comparisons, divisor_zero_everywhere
+from ..algebra.normal import decided_comparisons, divides_by_zero, divisor_zero_everywhere
 from ..algebra.poly import NotPolynomial, Ring
 from ..errors import SolveError
 from ..term.expr import Expr, make, number
@@ -88,7 +88,7 @@ def undefined_equation(problem: Problem) -> str | None:
     for number_, (lhs, rhs) in enumerate(problem.equations, 1):
         difference = make("sub", lhs, rhs)
         if (divisor := divisor_zero_everywhere(difference)) is not None:
-            return f"equation {number_} is undefined: it divides by {divisor}, which is 0"
+            return f"equation {number_} is undefined: it {divides_by_zero(divisor)}"
         for condition in definedness(difference):
             if not condition.free_symbols() and _decided(problem, condition) is False:
                 return f"equation {number_} is undefined: {condition} fails"

@@ -13,6 +13,7 @@ from ..algebra.linear import clear_denominators, eliminate
 from ..algebra.normal import (
     as_fraction,
     decided_comparisons,
+    divides_by_zero,
     divisor_of,
     normalise,
     polynomial_factors,
@@ -676,8 +677,8 @@ def solve(equations: Sequence[Expr], unknowns: Sequence[Expr], engine: Engine,
                      if (found := _zero_divisor(problem, side)) is not None), None)
         if zero is not None:
             return Solution(SolutionKind.NONE, problem.names,
-                            reason=f"equation {number_} is defined nowhere: it divides by "
-                            f"{zero}, which is 0")
+                            reason=f"equation {number_} is defined nowhere: it "
+                                   f"{divides_by_zero(zero)}")
     return solve_problem(replace(problem, equations=tuple(decided)))
 
 

@@ -9,6 +9,7 @@ from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
 from ..algebra.normal import (
     as_fraction,
+    divides_by_zero,
     divisor_of,
     is_rational_node,
     why_unreduced,
@@ -49,8 +50,7 @@ def expand(expr: ExprInput, *, deep: bool = True, power: bool = True, log: bool 
     expanded = expansion.expand(parsed, deep=deep, power=power, log=log)
     if any(node.op == "div" for node in postorder(expanded)) and \
             (zero := zero_divisor(parsed)) is not None:
-        raise EqsatError(f"expand: {parsed} divides by {zero}, which is 0: it is defined "
-                         "nowhere")
+        raise EqsatError(f"expand: {parsed} {divides_by_zero(zero)}: it is defined nowhere")
     if not (frac or numer or denom):
         return display_order(expanded)
     found = as_fraction(expanded, factored=(not (frac or numer), not (frac or denom)))
@@ -162,8 +162,8 @@ def _over_extension(parsed: Expr, rational: Expr, extension: Extension, verb: st
 
     for node in nodes:  # SymPy's sqrt(2)^2 is 2: a divisor the rational forms kept
         if (divisor := divisor_of(node)) is not None and to_sympy(divisor) == 0:
-            raise EqsatError(f"{verb}: {parsed} divides by {divisor}, which is 0: it is "
-                             "defined nowhere")
+            raise EqsatError(f"{verb}: {parsed} {divides_by_zero(divisor)}: it is defined "
+                             "nowhere")
     field = [to_sympy(n) for n in dict.fromkeys([*roots, *given])]
     top, bottom = (from_sympy(part) for part in
                    sympy.fraction(getattr(sympy, verb)(to_sympy(parsed), extension=field)))
