@@ -130,6 +130,14 @@ def test_a_divisor_that_is_0_only_once_multiplied_out_is_named(verb: object, tex
         verb(text)  # type: ignore[operator]
 
 
+@pytest.mark.parametrize("verb", [eqsat.factor, eqsat.cancel, eqsat.together])
+def test_a_power_taken_as_a_variable_inside_a_sum_is_said(verb: object) -> None:
+    """x^10000 - 1 was given back whole with no word of the limit that kept it whole."""
+    with pytest.raises(eqsat.LimitError, match=r"holds x\^10000, a power above 1,000"):
+        verb("x^10000 - 1")  # type: ignore[operator]
+    assert str(verb("(x + 1)^2000")) == "(x + 1)^2000"  # type: ignore[operator]
+
+
 def test_tensors_are_refused() -> None:
     with pytest.raises(EqsatError, match="scalar"):
         eqsat.factor(eqsat.tensor("v", (3,)) * 2)

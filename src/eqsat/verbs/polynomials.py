@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
 from ..algebra.normal import (
+    MAX_WHOLE_POWER,
     as_fraction,
     divides_by_zero,
     divisor_of,
@@ -15,7 +16,7 @@ from ..algebra.normal import (
     why_unreduced,
     zero_divisor,
 )
-from ..errors import EqsatError
+from ..errors import EqsatError, LimitError
 from ..extract import CostModel
 from ..extract.order import display_order
 from ..term.expr import Expr, make, number
@@ -129,7 +130,28 @@ def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
     found = as_fraction(as_powers(rebuild(parsed, inside)), factored=factored)
     if found is None:
         raise EqsatError(f"{verb}: {parsed} {why_unreduced(parsed)}")
+    if (power := _power_in_a_sum(found)) is not None:
+        raise LimitError(f"{verb}: {parsed} holds {power}, a power above "
+                         f"{MAX_WHOLE_POWER:,}, which the polynomials take as one variable: "
+                         f"the sum it is in may not be {_DONE[verb]}")
     return display_order(as_exponentials(found))
+
+
+_DONE = {"factor": "irreducible", "cancel": "in lowest terms", "together": "in lowest terms"}
+
+
+def _power_in_a_sum(found: Expr) -> Expr | None:
+    """A power of a term with symbols to an integer above MAX_WHOLE_POWER inside a sum of the
+    result (x^10000 - 1: an irreducible polynomial in x^10000, not in x), or None."""
+    inside_sums: set[Expr] = set()
+    for node in postorder(found):
+        if node.op in ("add", "sub"):
+            inside_sums.update(postorder(node))
+    return next((node for node in postorder(found) if node in inside_sums and
+                 node.op == "pow" and node.args[1].is_number and
+                 node.args[1].number.denominator == 1 and
+                 abs(node.args[1].number) > MAX_WHOLE_POWER and
+                 node.args[0].free_symbols()), None)
 
 
 def _over_extension(parsed: Expr, rational: Expr, extension: Extension, verb: str) -> Expr:
