@@ -130,6 +130,17 @@ def test_a_divisor_that_is_0_only_once_multiplied_out_is_named(verb: object, tex
         verb(text)  # type: ignore[operator]
 
 
+@pytest.mark.parametrize(("text", "factored"), [
+    ("(x^2 + 2*x + 1)^1000", "(x + 1)^2000"),  # was ((x + 1)^2)^1000
+    ("(x^2 - 1)^500", "(x - 1)^500*(x + 1)^500"),
+    ("(-x - 1)^1000", "(x + 1)^1000"),
+    ("(x^2 + 2*x + 1)^(-1000)", "1/(x + 1)^2000"),
+])
+def test_a_large_power_of_a_factored_base_is_taken_into_its_factors(text: str,
+                                                                   factored: str) -> None:
+    assert str(eqsat.factor(text)) == factored
+
+
 @pytest.mark.parametrize("verb", [eqsat.factor, eqsat.cancel, eqsat.together])
 def test_a_power_taken_as_a_variable_inside_a_sum_is_said(verb: object) -> None:
     """x^10000 - 1 was given back whole with no word of the limit that kept it whole."""

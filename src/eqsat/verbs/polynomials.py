@@ -4,6 +4,7 @@ as one fraction in lowest terms or as partial fractions (FLINT)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 
 from ..algebra import expansion, partial_fractions
 from ..algebra.exponentials import as_exponentials, as_powers
@@ -125,7 +126,10 @@ def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
     def inside(node: Expr, args: list[Expr]) -> Expr:  # function arguments written so too
         if not node.args or is_rational_node(node):
             return make(node.op, *args) if node.args else node
-        return make(node.op, *(as_fraction(a, factored=factored) or a for a in args))
+        written = [as_fraction(a, factored=factored) or a for a in args]
+        if node.op == "pow" and _integer(node.args[1]):  # a power too large to multiply out
+            return _raised(written[0], node.args[1].number)
+        return make(node.op, *written)
 
     found = as_fraction(as_powers(rebuild(parsed, inside)), factored=factored)
     if found is None:
@@ -135,6 +139,23 @@ def _written(parsed: Expr, factored: tuple[bool, bool], verb: str) -> Expr:
                          f"{MAX_WHOLE_POWER:,}, which the polynomials take as one variable: "
                          f"the sum it is in may not be {_DONE[verb]}")
     return display_order(as_exponentials(found))
+
+
+def _integer(term: Expr) -> bool:
+    return term.is_number and term.number.denominator == 1
+
+
+def _raised(base: Expr, exponent: Fraction) -> Expr:
+    """base^exponent for an integer exponent, taken into base's products, quotients and
+    integer powers: ((x + 1)^2)^1000 is (x + 1)^2000 and (x*y)^n is x^n*y^n, as they are
+    for integer powers wherever either side is defined."""
+    if base.op in ("mul", "div"):
+        return make(base.op, *(_raised(part, exponent) for part in base.args))
+    if base.op == "pow" and _integer(base.args[1]):
+        return make("pow", base.args[0], number(base.args[1].number * exponent))
+    if base.op == "neg" and exponent % 2 == 0:
+        return _raised(base.args[0], exponent)
+    return make("pow", base, number(exponent))
 
 
 _DONE = {"factor": "irreducible", "cancel": "in lowest terms", "together": "in lowest terms"}
