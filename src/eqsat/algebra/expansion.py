@@ -179,28 +179,64 @@ class Expander:
         return _base(self._inside(node), Fraction(1))
 
     def _exp(self, node: Expr) -> Terms:
-        """exp of a sum as a product, and exp(log(a)) as a (a > 0 where it is defined)."""
+        """exp of a sum as a product, exp(log(a)) as a (a > 0 where it is defined), and
+        exp(k*log(a)) as a^k for a number k and a proven positive (exp(2*log(2)), which
+        log(4) expands to, is 4)."""
         argument = self._inside(node).args[0]
         if argument.op == "log":
             return self.terms(argument.args[0])
+        if argument.op == "mul" and argument.args[0].is_number and \
+                argument.args[1].op == "log" and is_positive(argument.args[1].args[0]):
+            return self.terms(make("pow", argument.args[1].args[0], argument.args[0]))
         if argument.op != "add":
             return _base(make("exp", argument), Fraction(1))
         return self.product(self.terms(make("exp", argument.args[0])),
                         self.terms(make("exp", argument.args[1])))
 
     def _log(self, node: Expr) -> Terms:
-        """log of a product of positive factors as a sum of logs, and log(a^c) as c*log(a)
-        for a positive a (a number's log stays whole: log(6) is not log(2) + log(3))."""
+        """log of a product or quotient as a sum of logs where all its factors but one are
+        proven positive (then both sides are defined where the other is positive: log(8*x)
+        is log(x) + 3*log(2)), log(a^c) as c*log(a) for a positive a, log(sqrt(a)) as
+        log(a)/2 (both defined where a > 0), and a rational's log as SymPy writes it:
+        log(p/q) as log(p) - log(q), an integer's as k*log(b) for the largest k with b^k
+        the integer (log(9) is 2*log(3); log(6) stays whole)."""
         argument = self._inside(node).args[0]
-        if argument.op in ("mul", "div") and all(map(is_positive, argument.args)):
+        if argument.op in ("mul", "div") and \
+                sum(not is_positive(a) for a in argument.args) <= 1:
             first, second = (make("log", a) for a in argument.args)
             return _sum(self.terms(first), _scaled(self.terms(second),
                                                    Fraction(1 if argument.op == "mul" else -1)))
         if argument.op == "pow" and is_positive(argument.args[0]):
             return self.terms(make("mul", argument.args[1], make("log", argument.args[0])))
-        if argument.op == "sqrt" and is_positive(argument.args[0]):
+        if argument.op == "sqrt":
             return _scaled(self.terms(make("log", argument.args[0])), Fraction(1, 2))
+        if argument.is_number and argument.number > 0:
+            value = argument.number
+            parts = [(value.numerator, 1), (value.denominator, -1)]
+            total: Terms = {}
+            for whole, sign in parts:
+                base, power = _perfect_power(whole)
+                if base > 1:
+                    total = _sum(total, _scaled(_base(make("log", number(base)), Fraction(1)),
+                                                Fraction(sign * power)))
+            return total
         return _base(make("log", argument), Fraction(1))
+
+
+MAX_PERFECT_POWER_BITS = 1_000  # a larger integer's log is not taken apart
+
+
+def _perfect_power(whole: int) -> tuple[int, int]:
+    """(b, k) with b^k == whole and k the largest (k = 1 where there is none; a whole of
+    more than MAX_PERFECT_POWER_BITS bits is its own base)."""
+    if whole < 4 or whole.bit_length() > MAX_PERFECT_POWER_BITS:
+        return whole, 1
+    for power in range(whole.bit_length(), 1, -1):
+        guess = round(whole ** (1 / power))
+        for base in (guess - 1, guess, guess + 1):
+            if base > 1 and base ** power == whole:
+                return base, power
+    return whole, 1
 
 
 def is_positive(term: Expr) -> bool:
