@@ -11,6 +11,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..algebra.branches import same_test_branches
 from ..algebra.normal import (
     Normalised,
     check_defined_somewhere,
@@ -162,7 +163,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
     if cut is not None and not total.stop_reason.is_limit:
         total.stop_reason = cut
     total.absorb(RunReport(total.stop_reason, rule_matches=query.applied), new_round=False)
-    best = display_order(best)
+    best = display_order(same_test_branches(best))
     check_defined_somewhere(best, "simplify", start)  # (x/sin(pi) as x/0)
     return Simplified(best, total, start, cost_of)
 
