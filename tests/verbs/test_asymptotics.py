@@ -150,6 +150,25 @@ def test_a_power_tends_where_its_base_and_exponent_do(text: str, point: str, ten
         assert eqsat.evaluate(text, x=near) == pytest.approx(eqsat.evaluate(found), abs=1e-3)
 
 
+@pytest.mark.parametrize(("text", "point", "tends"), [
+    ("atan(log(x))", "0", "-pi/2"),  # a leading coefficient that is a function of log(t)
+    ("atan(log(x))", "oo", "pi/2"),
+    ("2*tanh(log(x))", "0", "-2"),
+    ("erf(log(x))", "0", "-1"),
+])
+def test_a_leading_coefficient_in_log_t_tends_where_its_function_does(
+        text: str, point: str, tends: str) -> None:
+    found = eqsat.limit(text, "x", point)
+    assert eqsat.evaluate(found) == pytest.approx(eqsat.evaluate(tends))
+    near = 1e300 if point == "oo" else 1e-300  # (log tends slowly: log(1e-300) is -691)
+    assert eqsat.evaluate(text, x=near) == pytest.approx(eqsat.evaluate(found), abs=1e-2)
+
+
+def test_a_coefficient_in_log_t_that_oscillates_is_undecided() -> None:
+    with pytest.raises(EqsatError, match="cannot decide"):  # sin(log(x)) has no limit at 0+
+        eqsat.limit("sin(log(x))", "x", 0)
+
+
 def test_a_power_of_a_base_of_unknown_sign_is_undecided() -> None:
     with pytest.raises(EqsatError, match="cannot decide"):  # (-x)^sqrt(2): undefined near 0+
         eqsat.limit("(-x)^(sqrt(2) - x)", "x", 0)

@@ -475,8 +475,12 @@ def _at_log_t(coefficient: Any, expr: Expr) -> Expr:
         return _shown(coefficient)
     top, bottom = sympy.fraction(sympy.cancel(coefficient))
     if not (top.is_polynomial(LOG_T) and bottom.is_polynomial(LOG_T)):
-        raise EqsatError(f"limit: cannot decide the limit of {expr}: its leading term "
-                         f"{coefficient} is not a ratio of polynomials in log(t)")
+        found = _at_minus_infinity(coefficient)
+        if found is None:
+            raise EqsatError(f"limit: cannot decide the limit of {expr}: its leading term "
+                             f"{coefficient} is neither a ratio of polynomials in log(t) nor "
+                             "a function of it whose limit SymPy finds")
+        return found
     high, low = sympy.Poly(top, LOG_T), sympy.Poly(bottom, LOG_T)
     if high.degree() < low.degree():
         return number(0)
@@ -490,6 +494,25 @@ def _known(sign: int | None, coefficient: Any, expr: Expr) -> int:
         raise EqsatError(f"limit: {expr} is unbounded near the point, and the sign of its "
                          f"leading coefficient {coefficient} is not known")
     return sign
+
+
+MAX_COEFFICIENT_OPS = 40  # a larger leading coefficient in log(t) is not handed to SymPy
+
+
+def _at_minus_infinity(coefficient: Any) -> Expr | None:
+    """Where a leading coefficient that is a function of log(t) alone, but not a ratio of
+    polynomials in it, tends as log(t) tends to -oo, by SymPy's limit in that one variable
+    (atan(log(t)) tends to -pi/2); None where the coefficient is large or SymPy finds no
+    number or infinity."""
+    if coefficient.free_symbols - {LOG_T} or sympy.count_ops(coefficient) > MAX_COEFFICIENT_OPS:
+        return None
+    value = sympy.limit(coefficient, LOG_T, -sympy.oo)
+    if value in (sympy.oo, -sympy.oo):
+        return _infinity(1 if value == sympy.oo else -1)
+    if isinstance(value, sympy.AccumBounds) or value.free_symbols or \
+            not (value.is_real and value.is_finite):
+        return None  # (a value that oscillates, nan, or a Limit left unevaluated)
+    return _shown(value)
 
 
 def _infinity(sign: int) -> Expr:
