@@ -164,6 +164,23 @@ def test_a_leading_coefficient_in_log_t_tends_where_its_function_does(
     assert eqsat.evaluate(text, x=near) == pytest.approx(eqsat.evaluate(found), abs=1e-2)
 
 
+@pytest.mark.parametrize(("text", "point", "tends"), [
+    ("exp(-exp(x))", "oo", "0"),  # growth beyond every power: no series, but exp's limit
+    ("x - exp(-exp(x))", "oo", "oo"),
+    ("exp(exp(x))", "oo", "oo"),
+    ("atan(exp(exp(x)))", "oo", "pi/2"),
+    ("tanh(-exp(exp(x)))", "oo", "-1"),
+    ("sinh(exp(exp(x)))", "-oo", "sinh(1)"),  # continuous where its argument tends to 1
+])
+def test_an_increasing_function_tends_where_its_argument_does(text: str, point: str,
+                                                              tends: str) -> None:
+    found = eqsat.limit(text, "x", point)
+    if tends.endswith("oo"):
+        assert str(found) == tends
+    else:
+        assert eqsat.evaluate(found) == pytest.approx(eqsat.evaluate(tends))
+
+
 def test_a_coefficient_in_log_t_that_oscillates_is_undecided() -> None:
     with pytest.raises(EqsatError, match="cannot decide"):  # sin(log(x)) has no limit at 0+
         eqsat.limit("sin(log(x))", "x", 0)

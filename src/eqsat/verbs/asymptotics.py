@@ -286,7 +286,8 @@ def _one_sided(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop
         if (summed := _term_by_term(expr, variable, point, side, stop)) is not None:
             return summed
         from_parts = _power_limit(expr, variable, point, side, stop) if expr.op == "pow" \
-            else None
+            else _monotone_limit(expr, variable, point, side, stop) \
+            if expr.op in AT_INFINITIES or expr.op == "neg" else None
         if from_parts is not None:
             return from_parts
         raise EqsatError(f"limit: cannot decide where {expr} tends as {variable} -> "
@@ -421,6 +422,33 @@ def _squeezed(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop)
     except EqsatError:
         return False
     return tends.is_number and tends.number == 0
+
+
+# continuous increasing functions on all reals, with their limits at -oo and at oo
+AT_INFINITIES = {"exp": ("0", "oo"), "atan": ("-pi/2", "pi/2"), "tanh": ("-1", "1"),
+                 "erf": ("-1", "1"), "sigmoid": ("0", "1"), "sinh": ("-oo", "oo")}
+
+
+def _monotone_limit(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop
+                    ) -> Expr | None:
+    """f(u) for f continuous and increasing on all reals (AT_INFINITIES), or -u: f's limit at
+    -oo or oo where u tends there, f(U) where u tends to a number U (exp(-exp(x)) tends to 0
+    as x tends to oo, where its series has no terms); None where u's limit is not found."""
+    try:
+        inner = _one_sided(expr.args[0], variable, point, side, stop)
+    except EqsatError:
+        return None
+    infinite = inner.op == "oo" or (inner.op == "neg" and inner.args[0].op == "oo")
+    if expr.op == "neg":  # (decreasing: -oo where u tends to oo)
+        return _infinity(-1 if inner.op == "oo" else 1) if infinite else \
+            simplify(make("neg", inner))
+    if infinite:
+        tends = AT_INFINITIES[expr.op][1 if inner.op == "oo" else 0]
+        return _infinity(-1 if tends.startswith("-") else 1) if tends.endswith("oo") else \
+            simplify(tends)
+    if inner.free_symbols() or has_non_values(inner):
+        return None
+    return simplify(make(expr.op, inner))
 
 
 def _power_limit(expr: Expr, variable: Expr, point: Any, side: int, stop: Backstop
