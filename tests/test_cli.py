@@ -58,6 +58,16 @@ def test_rules_check_passes_sound_files_and_fails_unsound_ones(tmp_path: Path) -
     assert "FAIL  sqrt-sq at " in done.stdout and "0 passed, 1 failed" in done.stdout
 
 
+def test_a_time_limit_message_names_the_limit_given(tmp_path: Path) -> None:
+    """The command's start-up is spent from the limit; the message still names the one the
+    user gave (it said "the time limit of 0.18857 s")."""
+    given = tmp_path / "minus.txt"
+    given.write_text("-" * 99_990 + "x")
+    done = eqsat("simplify", f"@{given}", "--timeout", "0.5")
+    assert done.returncode == 2
+    assert "the time limit of 0.5 s was reached while reading the input" in done.stderr
+
+
 def test_the_longest_input_read_is_a_limit(tmp_path: Path) -> None:
     given = tmp_path / "sum.txt"
     given.write_text("x+" * 600 + "x")

@@ -89,7 +89,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     else:  # the number given (a run cannot hold fewer e-nodes than its input)
         nodes, per_input = args.node_limit, 1
     return Limits(iterations=defaults.iterations if args.iterations is None else args.iterations,
-                  nodes=nodes, nodes_per_input=per_input, seconds=seconds,
+                  nodes=nodes, nodes_per_input=per_input, seconds=seconds, given_seconds=given,
                   characters=defaults.characters if args.char_limit is None
                   else args.char_limit)
 

@@ -33,3 +33,11 @@ def test_rounds_stop_at_their_count_and_say_why_without_a_run() -> None:
     found = in_rounds(0, lambda s, _: Round(s, done=True, stop=StopReason.OPTIMAL), budget, 5,
                       total)
     assert found == 0 and total.stop_reason == StopReason.OPTIMAL and total.rounds == 0
+
+
+def test_the_limits_left_name_the_limit_given() -> None:
+    """A later stage gets the seconds that are left, and its messages the limit as given."""
+    left = Budget.start(Limits(seconds=60)).left()
+    assert left.seconds <= 60 and left.stated_seconds == 60
+    assert Limits(seconds=1.7, given_seconds=2).stated_seconds == 2
+    assert Budget.start(Limits(seconds=1.7, given_seconds=2)).left().stated_seconds == 2

@@ -61,6 +61,9 @@ class Limits:
     ban_length: int = 2
     chunk: int = 2  # iterations per back-off command
     characters: int = MAX_INPUT_CHARACTERS  # the longest input text read
+    # the time limit as it was given, where `seconds` is what was left of it when the call
+    # began (a command's start-up, an earlier stage of a call): messages name this one
+    given_seconds: float | None = None
 
     def __post_init__(self) -> None:
         counts = {"iterations": self.iterations, "nodes": self.nodes,
@@ -72,6 +75,15 @@ class Limits:
         if not isinstance(self.seconds, (int, float)) or isinstance(self.seconds, bool) or \
                 not self.seconds >= 0 or self.seconds == float("inf"):  # NaN fails too
             raise EqsatError(f"the time limit is a number of seconds, not {self.seconds!r}")
+        if self.given_seconds is not None and not (
+                isinstance(self.given_seconds, (int, float)) and self.given_seconds > 0):
+            raise EqsatError(f"the time limit given is a positive number of seconds, not "
+                             f"{self.given_seconds!r}")
+
+    @property
+    def stated_seconds(self) -> float:
+        """The time limit a message names: as given (given_seconds), else seconds."""
+        return self.seconds if self.given_seconds is None else self.given_seconds
 
     @classmethod
     def of(cls, value: object) -> Limits:
@@ -115,7 +127,8 @@ class Budget:
     def left(self, iterations: int | None = None) -> Limits:
         """The limits for the next run: the seconds that are left (and fewer iterations,
         if given)."""
-        limits = replace(self.limits, seconds=self.seconds_left())
+        limits = replace(self.limits, seconds=self.seconds_left(),
+                         given_seconds=self.limits.stated_seconds)
         return limits if iterations is None else replace(limits, iterations=iterations)
 
 

@@ -35,15 +35,15 @@ class Problem:
         """The limits for the next e-graph run: what is left of the time limit (a
         SolveError where none is, or too little for a value of `nodes` nodes to be tidied)."""
         if self.budget.seconds_left() <= nodes * SECONDS_PER_TIDIED_NODE:
-            raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached "
-                             f"before the rules could isolate {', '.join(self.names)}")
+            raise SolveError(f"the time limit ({self.budget.limits.stated_seconds:g} s) was "
+                             f"reached before the rules could isolate {', '.join(self.names)}")
         return self.budget.left()
 
     def check_time(self) -> None:
         """A SolveError once the time limit has passed (for loops that grow with the input)."""
         if self.budget.seconds_left() <= 0:
-            raise SolveError(f"the time limit ({self.budget.limits.seconds:g} s) was reached while "
-                             f"solving for {', '.join(self.names)}")
+            raise SolveError(f"the time limit ({self.budget.limits.stated_seconds:g} s) was "
+                             f"reached while solving for {', '.join(self.names)}")
 
     @property
     def names(self) -> tuple[str, ...]:

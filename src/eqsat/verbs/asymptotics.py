@@ -103,7 +103,7 @@ def _timed(verb: str, limits: Limits) -> Iterator[Backstop]:
         yield stop
     except EqsatError as error:
         if stop.cut:
-            raise LimitError(f"{verb}: the time limit of {limits.seconds:g} s ran out while "
+            raise LimitError(f"{verb}: the time limit of {limits.stated_seconds:g} s ran out while "
                              "expanding (exact coefficients grow); raise it with "
                              "limits=eqsat.Limits(seconds=...)") from error
         raise

@@ -78,7 +78,7 @@ def compile(exprs: ExprInput | Sequence[ExprInput], args: Sequence[Variable] | N
     if not given:
         raise EqsatError("compile needs at least one expression")
     domain = arguments.domain(domain)
-    with reading_by(budget.deadline, limits.seconds, limits.characters):
+    with reading_by(budget.deadline, limits.stated_seconds, limits.characters):
         read = [to_expr(e, shapes=shapes) for e in given]
     parsed = [expand_derivatives(e, rules)[0] for e in read]
     for expr in parsed:

@@ -29,7 +29,7 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
     before the last of several derivatives is begun."""
     limits = Limits.of(limits)
     budget = Budget.start(limits)
-    with reading_by(budget.deadline, limits.seconds, limits.characters):
+    with reading_by(budget.deadline, limits.stated_seconds, limits.characters):
         start = to_expr(expr, assume)
     check_defined_somewhere(start, "diff")
     if is_tensor(start):
@@ -53,8 +53,8 @@ def diff_report(expr: ExprInput, wrt: Variable | Sequence[Variable], n: int = 1,
         current, total = cleaned.expr, cleaned.report
     for done, variable in enumerate(order):
         if done and budget.seconds_left() <= 0:  # each derivative is complete, or none is
-            raise LimitError(f"the time limit of {limits.seconds:g} s ran out after {done} of "
-                             f"{len(order)} derivatives; raise the time limit")
+            raise LimitError(f"the time limit of {limits.stated_seconds:g} s ran out after "
+                             f"{done} of {len(order)} derivatives; raise the time limit")
         symbol_ = variable_in(current, variable)
         if symbol_ not in current.free_symbols():
             current = number(0)  # a constant's derivatives are 0: no e-graph needed

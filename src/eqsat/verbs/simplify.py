@@ -118,7 +118,7 @@ def simplify_report(expr: ExprInput, *, rules: Iterable[str | Path] = (),
         engine(rules).check_rulesets(rulesets)     # is an error even where no rule runs
     indexes = _indexes(rules, rulesets)
     budget = Budget.start(limits, began, setup_before)
-    with reading_by(budget.deadline, limits.seconds, limits.characters):
+    with reading_by(budget.deadline, limits.stated_seconds, limits.characters):
         start = to_expr(expr, assume, shapes)
     check_defined_somewhere(start, "simplify")
     held: dict[str, Expr] = {}  # one meaning per name, as a query's e-graph would insist

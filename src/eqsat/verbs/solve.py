@@ -41,7 +41,7 @@ def solve(equations: ExprInput | Sequence[ExprInput],
         raise EqsatError("solve needs at least one equation")
     limits = Limits.of(limits)
     try:
-        with reading_by(began + limits.seconds, limits.seconds, limits.characters):
+        with reading_by(began + limits.seconds, limits.stated_seconds, limits.characters):
             parsed = [to_expr(arguments.expression(e, "an equation"), assume) for e in listed]
     except LimitError as error:  # solve's limits end in a SolveError
         raise SolveError(str(error)) from None

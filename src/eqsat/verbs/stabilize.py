@@ -125,15 +125,16 @@ def error_bits(expr: ExprInput, domain: Domain = None, points: int = 256,
     values of all the points take longer than the limits' seconds."""
     limits = Limits.of(limits)
     stop = Backstop(time.perf_counter() + limits.seconds)
-    with reading_by(stop.deadline, limits.seconds, limits.characters):
+    with reading_by(stop.deadline, limits.stated_seconds, limits.characters):
         start = to_expr(expr)
     if is_tensor(start):
         raise EqsatError(f"error_bits measures scalar expressions; {start} has tensors")
     wanted = arguments.count(points, "points")
     points_ = sample(start, arguments.domain(domain), wanted, dtype, seed, backstop=stop)
     if stop.cut:
-        raise LimitError(f"the time limit of {limits.seconds:g} s ran out after the true values "
-                         f"of {points_.size} of {wanted} points; raise it, or ask for fewer")
+        raise LimitError(f"the time limit of {limits.stated_seconds:g} s ran out after the true "
+                         f"values of {points_.size} of {wanted} points; raise it, or ask for "
+                         "fewer")
     return mean_bits(start, points_)
 
 
@@ -157,7 +158,7 @@ def stabilize_report(expr: ExprInput, domain: Domain = None, *, points: int = 25
     stop = Backstop(budget.deadline)
     domain = arguments.domain(domain)
     points = arguments.count(points, "points")
-    with reading_by(budget.deadline, limits.seconds, limits.characters):
+    with reading_by(budget.deadline, limits.stated_seconds, limits.characters):
         given = to_expr(expr)
     check_defined_somewhere(given, "stabilize")
     if is_tensor(given):
