@@ -3,7 +3,7 @@ that check each claim against the equations solved with the point put in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 
 import mpmath
@@ -69,3 +69,14 @@ def special_points(solution: Solution) -> set[Fraction]:
         if case.solution is not None:
             found |= special_points(case.solution)
     return found
+
+
+def assert_every_seed_holds(check: Callable[[int], None], seeds: Iterable[int]) -> None:
+    """check on every seed, the failures gathered (the first eight shown)."""
+    failures = []
+    for seed in seeds:
+        try:
+            check(seed)
+        except AssertionError as error:
+            failures.append(f"seed {seed}: {str(error)[:400]}")
+    assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures[:8])

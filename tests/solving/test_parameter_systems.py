@@ -14,7 +14,12 @@ import eqsat
 from eqsat import Expr
 from eqsat.solving import Solution, SolutionKind
 from eqsat.term.expr import make, number
-from tests.solving.claims import claims, distinct_values, special_points
+from tests.solving.claims import (
+    assert_every_seed_holds,
+    claims,
+    distinct_values,
+    special_points,
+)
 
 LIMITS = eqsat.Limits(seconds=20)
 a, b, x, y = eqsat.symbols("a b x y")
@@ -100,21 +105,9 @@ def test_a_parameter_dividing_a_system() -> None:
 
 @pytest.mark.parametrize("block", range(2))
 def test_random_systems_with_parameters(block: int) -> None:
-    failures = []
-    for seed in range(block * 25, block * 25 + 25):
-        try:
-            check_system(seed)
-        except AssertionError as error:
-            failures.append(f"seed {seed}: {str(error)[:400]}")
-    assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures[:8])
+    assert_every_seed_holds(check_system, range(block * 25, block * 25 + 25))
 
 
 @pytest.mark.slow
 def test_many_random_systems_with_parameters() -> None:
-    failures = []
-    for seed in range(1000):
-        try:
-            check_system(seed)
-        except AssertionError as error:
-            failures.append(f"seed {seed}: {str(error)[:400]}")
-    assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures[:8])
+    assert_every_seed_holds(check_system, range(1000))

@@ -15,7 +15,12 @@ import eqsat
 from eqsat import Expr
 from eqsat.solving import Solution, SolutionKind
 from eqsat.term.expr import make, number
-from tests.solving.claims import claims, distinct_values, special_points
+from tests.solving.claims import (
+    assert_every_seed_holds,
+    claims,
+    distinct_values,
+    special_points,
+)
 
 CASES = [  # equation, the answer as printed
     ("x/a = 3", "x = 3*a, if a != 0\nif a == 0:\n  no solution (equation 1 is undefined there)"),
@@ -129,21 +134,9 @@ def check_parameters(seed: int) -> None:
 
 @pytest.mark.parametrize("block", range(4))
 def test_random_equations_with_parameters(block: int) -> None:
-    failures = []
-    for seed in range(block * 50, block * 50 + 50):
-        try:
-            check_parameters(seed)
-        except AssertionError as error:
-            failures.append(f"seed {seed}: {str(error)[:400]}")
-    assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures[:8])
+    assert_every_seed_holds(check_parameters, range(block * 50, block * 50 + 50))
 
 
 @pytest.mark.slow
 def test_many_random_equations_with_parameters() -> None:
-    failures = []
-    for seed in range(1000):
-        try:
-            check_parameters(seed)
-        except AssertionError as error:
-            failures.append(f"seed {seed}: {str(error)[:400]}")
-    assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures[:8])
+    assert_every_seed_holds(check_parameters, range(1000))

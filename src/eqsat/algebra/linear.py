@@ -56,7 +56,7 @@ def eliminate(rows: list[Row], columns: int, on_time: Callable[[], None]) -> Red
         return _eliminate_numbers(numbers, columns, on_time)  # type: ignore[arg-type]
     form = FlintForm([entry for row in rows for entry in row])
     matrix = [[form.to_flint(entry) for entry in row] for row in rows]
-    previous = form.context.from_dict({(0,) * form.context.nvars(): 1})
+    previous = form.context.constant(1)
     pivots: list[tuple[int, int]] = []
     free_columns: list[int] = []
     top = 0

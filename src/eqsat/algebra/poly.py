@@ -135,25 +135,18 @@ class Poly:
     def square_root(self) -> Poly | None:
         """The polynomial whose square this is, leading coefficient positive (python-flint),
         or None where there is none (or a variable has a negative power)."""
-        variables = sorted(self.variables())
         if any(e < 0 for m in self.terms for _, e in m):
             return None
-        if not variables:
+        if not self.variables():
             value = self.terms.get((), Fraction(0))
             root = Fraction(math.isqrt(value.numerator), math.isqrt(value.denominator)) \
                 if value >= 0 else Fraction(-1)
             return Poly.constant(root) if root >= 0 and root * root == value else None
-        context = fmpq_mpoly_ctx.get(tuple(f"v{k}" for k in range(len(variables))), "lex")
-        square = context.from_dict({
-            tuple(dict(m).get(v, 0) for v in variables): flint_number(Fraction(c))
-            for m, c in self.terms.items()})
+        form = FlintForm([self])
         try:
-            found = square.sqrt()
+            return form.to_poly(form.to_flint(self).sqrt())
         except DomainError:  # not a perfect square
             return None
-        return Poly({tuple((v, int(e)) for v, e in zip(variables, exponents, strict=True)
-                           if int(e)): Fraction(int(c.p), int(c.q))
-                     for exponents, c in found.to_dict().items()})
 
     def substitute(self, index: int, value: Poly) -> Poly:
         """Replace one variable (nonnegative exponents) by a polynomial."""

@@ -444,8 +444,7 @@ def _monotone_limit(expr: Expr, variable: Expr, point: Any, side: int, stop: Bac
             simplify(make("neg", inner))
     if infinite:
         tends = AT_INFINITIES[expr.op][1 if inner.op == "oo" else 0]
-        return _infinity(-1 if tends.startswith("-") else 1) if tends.endswith("oo") else \
-            simplify(tends)
+        return to_expr(tends, non_values=True) if tends.endswith("oo") else simplify(tends)
     if inner.free_symbols() or has_non_values(inner):
         return None
     return simplify(make(expr.op, inner))

@@ -164,14 +164,13 @@ _DONE = {"factor": "irreducible", "cancel": "in lowest terms", "together": "in l
 def _power_in_a_sum(found: Expr) -> Expr | None:
     """A power of a term with symbols to an integer above MAX_WHOLE_POWER inside a sum of the
     result (x^10000 - 1: an irreducible polynomial in x^10000, not in x), or None."""
+    nodes = postorder(found)
     inside_sums: set[Expr] = set()
-    for node in postorder(found):
-        if node.op in ("add", "sub"):
+    for node in reversed(nodes):  # (parents first: a sum inside one is walked with it)
+        if node.op in ("add", "sub") and node not in inside_sums:
             inside_sums.update(postorder(node))
-    return next((node for node in postorder(found) if node in inside_sums and
-                 node.op == "pow" and node.args[1].is_number and
-                 node.args[1].number.denominator == 1 and
-                 abs(node.args[1].number) > MAX_WHOLE_POWER and
+    return next((node for node in nodes if node in inside_sums and node.op == "pow" and
+                 _integer(node.args[1]) and abs(node.args[1].number) > MAX_WHOLE_POWER and
                  node.args[0].free_symbols()), None)
 
 
